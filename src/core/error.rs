@@ -1,0 +1,117 @@
+//! The one error type of the library. `ErrorKind` says what went wrong (the C ABI maps it to
+//! a stable status number in `ffi::status`); the message says where and why.
+
+use std::fmt;
+
+/// What went wrong. The order of the variants is not part of the ABI: the C status numbers
+/// live in `ffi::status`. `ordinal` is used only to reduce kinds across ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    InvalidArgument,
+    NullArgument,
+    InvalidHandle,
+    OutOfBounds,
+    TypeMismatch,
+    NotFound,
+    AlreadyExists,
+    ReadOnly,
+    NotHdf5,
+    Truncated,
+    NoSpace,
+    Permission,
+    CollectiveMismatch,
+    Hdf5,
+    Mpi,
+    Io,
+    MpiNotInitialized,
+    Panic,
+}
+
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 18] = [
+        ErrorKind::InvalidArgument,
+        ErrorKind::NullArgument,
+        ErrorKind::InvalidHandle,
+        ErrorKind::OutOfBounds,
+        ErrorKind::TypeMismatch,
+        ErrorKind::NotFound,
+        ErrorKind::AlreadyExists,
+        ErrorKind::ReadOnly,
+        ErrorKind::NotHdf5,
+        ErrorKind::Truncated,
+        ErrorKind::NoSpace,
+        ErrorKind::Permission,
+        ErrorKind::CollectiveMismatch,
+        ErrorKind::Hdf5,
+        ErrorKind::Mpi,
+        ErrorKind::Io,
+        ErrorKind::MpiNotInitialized,
+        ErrorKind::Panic,
+    ];
+
+    /// Position in `ALL`, so that a kind can travel through an MPI reduction as a number.
+    pub fn ordinal(self) -> u64 {
+        Self::ALL.iter().position(|&k| k == self).unwrap_or(0) as u64
+    }
+
+    pub fn from_ordinal(ordinal: u64) -> ErrorKind {
+        Self::ALL
+            .get(ordinal as usize)
+            .copied()
+            .unwrap_or(ErrorKind::Panic)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidArgument, message)
+    }
+
+    pub fn null(parameter: &str) -> Error {
+        Error::new(
+            ErrorKind::NullArgument,
+            format!("{parameter} is NULL but must point to valid memory"),
+        )
+    }
+
+    /// Prefix the message with what was being done, keeping the kind.
+    pub fn context(self, what: impl fmt::Display) -> Error {
+        Error {
+            kind: self.kind,
+            message: format!("{what}: {}", self.message),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals_round_trip() {
+        for kind in ErrorKind::ALL {
+            assert_eq!(ErrorKind::from_ordinal(kind.ordinal()), kind);
+        }
+    }
+}

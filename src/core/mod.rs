@@ -1,0 +1,11 @@
+//! Safe Rust core: files, datasets and blocks, with every rule of the library (bounds,
+//! order, dtypes, collective agreement) and no knowledge of C pointers.
+
+pub mod block;
+pub mod dataset;
+pub mod digest;
+pub mod dtype;
+pub mod error;
+pub mod file;
+pub mod shape;
+pub mod split;

@@ -1,0 +1,83 @@
+//! Reading C arguments: NULL checks and conversions, each naming the parameter on failure.
+
+use std::ffi::{CStr, c_char, c_void};
+
+use crate::core::error::{Error, Result};
+
+/// A NUL-terminated UTF-8 string argument.
+///
+/// # Safety
+/// `p` is NULL or points to a NUL-terminated string that lives for `'a`.
+pub unsafe fn string<'a>(p: *const c_char, parameter: &str) -> Result<&'a str> {
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    // SAFETY: non-NULL, and NUL-terminated by the caller's contract.
+    let bytes = unsafe { CStr::from_ptr(p) };
+    bytes
+        .to_str()
+        .map_err(|_| Error::invalid(format!("{parameter} is not valid UTF-8")))
+}
+
+/// An array argument of `len` u64s, copied (it is at most 32 entries).
+///
+/// # Safety
+/// `p` is NULL or points to `len` readable u64s.
+pub unsafe fn u64s(p: *const u64, len: usize, parameter: &str) -> Result<Vec<u64>> {
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    // SAFETY: non-NULL and `len` elements long by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(p, len) }.to_vec())
+}
+
+/// A buffer argument of `len` bytes to read from; NULL is allowed when `len` is 0.
+///
+/// # Safety
+/// `p` is NULL or points to `len` readable bytes that live for `'a`.
+pub unsafe fn source<'a>(p: *const c_void, len: usize, parameter: &str) -> Result<&'a [u8]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    // SAFETY: non-NULL and `len` bytes long by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(p.cast(), len) })
+}
+
+/// A buffer argument of `len` bytes to write into; NULL is allowed when `len` is 0.
+///
+/// # Safety
+/// `p` is NULL or points to `len` writable bytes that live for `'a`, not aliased.
+pub unsafe fn sink<'a>(p: *mut c_void, len: usize, parameter: &str) -> Result<&'a mut [u8]> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    // SAFETY: non-NULL, `len` bytes long and unaliased by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
+}
+
+/// An optional struct argument: NULL means the defaults.
+///
+/// # Safety
+/// `p` is NULL or points to a readable `T`.
+pub unsafe fn options<T: Copy + Default>(p: *const T) -> T {
+    if p.is_null() {
+        return T::default();
+    }
+    // SAFETY: non-NULL and pointing to a `T` by the caller's contract.
+    unsafe { *p }
+}
+
+/// Check an output pointer before doing any work, so that outputs are written only on
+/// success and a NULL one is reported before anything changes.
+pub fn out<T>(p: *mut T, parameter: &str) -> Result<()> {
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    Ok(())
+}

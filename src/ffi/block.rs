@@ -1,0 +1,129 @@
+//! The two headline functions: one rank's block in and out of a dataset.
+
+use std::ffi::c_void;
+
+use crate::core::block::{BlockRequest, Buffer, Direction};
+use crate::core::error::Result;
+use crate::core::shape::byte_len;
+use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
+use crate::ffi::handles::registry;
+use crate::ffi::{args, boundary, dah5_dataset};
+
+/// The arguments both functions share, before the buffer is known.
+struct Raw {
+    offset: *const u64,
+    count: *const u64,
+    mem_dtype: i32,
+    xfer_flags: u32,
+}
+
+/// Parse the block arguments, get the buffer of the right length from `buffer`, and
+/// transfer (the local errors go into the agreement of a collective transfer).
+///
+/// # Safety
+/// `offset` and `count` are NULL or have ndims entries; `buffer` is safe to call with the
+/// block's byte length.
+unsafe fn transfer<'a>(
+    function: &str,
+    direction: Direction,
+    dataset: *mut dah5_dataset,
+    raw: Raw,
+    buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
+) -> i32 {
+    boundary(function, || {
+        args::out(dataset, "dataset")?;
+        let registry = registry();
+        let dataset = registry.dataset(dataset.addr() as u64)?;
+        let ndims = dataset.ndims();
+        let request = (|| {
+            // SAFETY: `offset` has ndims entries by this function's contract.
+            let offset = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
+            // SAFETY: as above.
+            let count = unsafe { args::u64s(raw.count, ndims, "count") }?;
+            let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
+            let convert = transfer_convert(raw.xfer_flags)?;
+            let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;
+            Ok(BlockRequest {
+                offset,
+                count,
+                mem_dtype,
+                convert,
+                buffer,
+            })
+        })();
+        dataset.transfer_block(direction, is_collective(raw.xfer_flags), request)
+    })
+}
+
+/// Write this rank's block `offset .. offset + count` of the dataset from `buf`.
+///
+/// **Independent** by default: only this rank calls, and ranks may write different numbers
+/// of blocks. With `DAH5_COLLECTIVE` in `xfer_flags` it is **collective**: every rank of
+/// the file calls it, and a rank with nothing to write passes a zero count (and may pass
+/// NULL `buf`). Blocks over 1 GiB are moved in several MPI-IO calls (HDF5 1.10 cannot move
+/// 2 GiB or more in one), straight from `buf`: dah5 never copies it.
+///
+/// A failed write is remembered: `dah5_file_close` reports it again.
+///
+/// @param dataset     an open dataset of a writable file.
+/// @param offset      ndims start indices (0-based), in the file handle's order.
+/// @param count       ndims extents; any zero means an empty block (always legal).
+/// @param mem_dtype   the type of the elements in `buf`. It must equal the dataset's dtype
+///                    unless `DAH5_CONVERT` is given (then HDF5 converts and clamps).
+/// @param buf         the block, contiguous, in the handle's order (row-major for C order,
+///                    column-major with `DAH5_ORDER_F`).
+/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
+/// @return `DAH5_OK`, `DAH5_ERR_OUT_OF_BOUNDS`, `DAH5_ERR_TYPE_MISMATCH`,
+///         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, ...
+///
+/// # Safety
+/// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or holds the block.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_write_block(
+    dataset: *mut dah5_dataset,
+    offset: *const u64,
+    count: *const u64,
+    mem_dtype: i32,
+    buf: *const c_void,
+    xfer_flags: u32,
+) -> i32 {
+    let raw = Raw {
+        offset,
+        count,
+        mem_dtype,
+        xfer_flags,
+    };
+    // SAFETY: by this function's contract, `buf` holds the block's bytes.
+    let buffer = |len| unsafe { args::source(buf, len, "buf") }.map(Buffer::Source);
+    // SAFETY: by this function's contract.
+    unsafe { transfer("dah5_write_block", Direction::Write, dataset, raw, buffer) }
+}
+
+/// Read this rank's block `offset .. offset + count` of the dataset into `buf`.
+///
+/// **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
+/// `dah5_write_block`; the same rules for dtypes, order, empty and large blocks.
+///
+/// # Safety
+/// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the
+/// block.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_read_block(
+    dataset: *mut dah5_dataset,
+    offset: *const u64,
+    count: *const u64,
+    mem_dtype: i32,
+    buf: *mut c_void,
+    xfer_flags: u32,
+) -> i32 {
+    let raw = Raw {
+        offset,
+        count,
+        mem_dtype,
+        xfer_flags,
+    };
+    // SAFETY: by this function's contract, `buf` has room for the block's bytes.
+    let buffer = |len| unsafe { args::sink(buf, len, "buf") }.map(Buffer::Sink);
+    // SAFETY: by this function's contract.
+    unsafe { transfer("dah5_read_block", Direction::Read, dataset, raw, buffer) }
+}

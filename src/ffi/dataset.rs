@@ -1,0 +1,215 @@
+//! Dataset functions of the C ABI.
+
+use std::ffi::c_char;
+
+use crate::core::dataset::DatasetRequest;
+use crate::core::error::Error;
+use crate::core::shape::check_ndims;
+use crate::ffi::consts::{dah5_dataset_options, dataset_options, dtype_code, dtype_from_code};
+use crate::ffi::handles::registry;
+use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};
+
+/// Fill `options_out` with the defaults (no fill).
+///
+/// Local.
+///
+/// # Safety
+/// `options_out` is NULL or points to a writable `dah5_dataset_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_options_default(
+    options_out: *mut dah5_dataset_options,
+) -> i32 {
+    boundary("dah5_dataset_options_default", || {
+        args::out(options_out, "options_out")?;
+        // SAFETY: checked non-NULL; the caller gives a writable struct.
+        unsafe { *options_out = dah5_dataset_options::default() };
+        Ok(())
+    })
+}
+
+/// Create a dataset: contiguous, allocated now, not filled (unless `DAH5_FILL_ZEROS`).
+///
+/// **Collective** over the file's communicator: every rank passes the same name, dtype,
+/// dims and options. If any rank's arguments are invalid, or ranks disagree, every rank
+/// returns the same error and nothing is created.
+///
+/// @param file         an open, writable file.
+/// @param name         NUL-terminated path inside the file; intermediate groups are
+///                     created (`"results/step1/u"`).
+/// @param dtype        `DAH5_INT8` .. `DAH5_COMPLEX128`.
+/// @param ndims        1 .. `DAH5_MAX_NDIMS`.
+/// @param dims         `ndims` extents, in the file handle's order (`DAH5_ORDER_F`).
+/// @param options      NULL for the defaults, or from `dah5_dataset_options_default`.
+/// @param dataset_out  receives the handle on success; untouched on failure.
+///
+/// # Safety
+/// Pointers are NULL or valid for the sizes above.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_create(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    boundary("dah5_dataset_create", || {
+        args::out(file, "file")?;
+        let token = file.addr() as u64;
+        let mut registry = registry();
+        let request = (|| {
+            // SAFETY: by this function's contract.
+            let name = unsafe { args::string(name, "name") }?;
+            let dtype = dtype_from_code(dtype, "dtype")?;
+            check_ndims(ndims as usize)?;
+            // SAFETY: `dims` has `ndims` entries by this function's contract.
+            let dims = unsafe { args::u64s(dims, ndims as usize, "dims") }?;
+            // SAFETY: by this function's contract.
+            let options = dataset_options(&unsafe { args::options(options) })?;
+            args::out(dataset_out, "dataset_out")?;
+            Ok(DatasetRequest {
+                name: name.to_string(),
+                dtype,
+                dims,
+                options,
+            })
+        })();
+        let dataset = registry.file(token)?.create_dataset(request)?;
+        let handle = registry.insert_dataset(token, dataset);
+        // SAFETY: checked non-NULL (on every rank, by agreement).
+        unsafe { *dataset_out = handle_ptr(handle) };
+        Ok(())
+    })
+}
+
+/// Open an existing dataset of a supported dtype with 1 to 32 dimensions.
+///
+/// **Collective** over the file's communicator, with the same name on every rank.
+///
+/// @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (unsupported type), ...
+///
+/// # Safety
+/// `name` is NULL or NUL-terminated; `dataset_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_open(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    boundary("dah5_dataset_open", || {
+        args::out(file, "file")?;
+        let token = file.addr() as u64;
+        let mut registry = registry();
+        let name = (|| {
+            args::out(dataset_out, "dataset_out")?;
+            // SAFETY: by this function's contract.
+            unsafe { args::string(name, "name") }.map(str::to_string)
+        })();
+        let dataset = registry.file(token)?.open_dataset(name)?;
+        let handle = registry.insert_dataset(token, dataset);
+        // SAFETY: checked non-NULL (on every rank, by agreement).
+        unsafe { *dataset_out = handle_ptr(handle) };
+        Ok(())
+    })
+}
+
+/// Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op. If
+/// the ranks disagree nothing is closed and `*dataset` is left as it was.
+///
+/// **Collective** over the file's communicator.
+///
+/// # Safety
+/// `dataset` is NULL or points to a writable `dah5_dataset *`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> i32 {
+    boundary("dah5_dataset_close", || {
+        if dataset.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL and readable by the contract.
+        let token = unsafe { *dataset }.addr() as u64;
+        if token == 0 {
+            return Ok(());
+        }
+        let mut registry = registry();
+        registry.dataset(token)?.agree_to_close()?;
+        let handle = registry.remove_dataset(token)?;
+        // SAFETY: non-NULL and writable by the contract.
+        unsafe { *dataset = std::ptr::null_mut() };
+        handle.close()
+    })
+}
+
+/// The dataset's element type (`DAH5_INT8` .. `DAH5_COMPLEX128`).
+///
+/// Local.
+///
+/// # Safety
+/// `dtype_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_dtype(
+    dataset: *const dah5_dataset,
+    dtype_out: *mut i32,
+) -> i32 {
+    boundary("dah5_dataset_dtype", || {
+        args::out(dataset.cast_mut(), "dataset")?;
+        args::out(dtype_out, "dtype_out")?;
+        let code = dtype_code(registry().dataset(dataset.addr() as u64)?.dtype());
+        // SAFETY: checked non-NULL.
+        unsafe { *dtype_out = code };
+        Ok(())
+    })
+}
+
+/// The dataset's number of dimensions.
+///
+/// Local.
+///
+/// # Safety
+/// `ndims_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_ndims(
+    dataset: *const dah5_dataset,
+    ndims_out: *mut u32,
+) -> i32 {
+    boundary("dah5_dataset_ndims", || {
+        args::out(dataset.cast_mut(), "dataset")?;
+        args::out(ndims_out, "ndims_out")?;
+        let ndims = registry().dataset(dataset.addr() as u64)?.ndims() as u32;
+        // SAFETY: checked non-NULL.
+        unsafe { *ndims_out = ndims };
+        Ok(())
+    })
+}
+
+/// The dataset's extents, in the file handle's order.
+///
+/// Local.
+///
+/// @param capacity  entries `dims_out` has room for; at least the dataset's ndims, else
+///                  `DAH5_ERR_INVALID_ARGUMENT` (`DAH5_MAX_NDIMS` always suffices).
+///
+/// # Safety
+/// `dims_out` is NULL or has room for `capacity` u64s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_dims(
+    dataset: *const dah5_dataset,
+    capacity: u32,
+    dims_out: *mut u64,
+) -> i32 {
+    boundary("dah5_dataset_dims", || {
+        args::out(dataset.cast_mut(), "dataset")?;
+        args::out(dims_out, "dims_out")?;
+        let dims = registry().dataset(dataset.addr() as u64)?.dims();
+        if dims.len() > capacity as usize {
+            return Err(Error::invalid(format!(
+                "capacity = {capacity} is less than the dataset's ndims = {}",
+                dims.len()
+            )));
+        }
+        // SAFETY: `dims_out` has room for `capacity` >= dims.len() entries.
+        unsafe { std::ptr::copy_nonoverlapping(dims.as_ptr(), dims_out, dims.len()) };
+        Ok(())
+    })
+}

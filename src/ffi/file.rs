@@ -1,0 +1,217 @@
+//! File functions of the C ABI.
+
+use std::ffi::c_char;
+
+use crate::core::error::Result;
+use crate::core::file::{File, FileRequest};
+use crate::ffi::consts::{create_flags, dah5_file_options, file_options, open_flags};
+use crate::ffi::handles::registry;
+use crate::ffi::{args, boundary, dah5_file, handle_ptr};
+
+/// Fill `options_out` with the defaults (1 MiB alignment threshold and alignment).
+///
+/// Local.
+///
+/// @return `DAH5_OK`, or `DAH5_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `options_out` is NULL or points to a writable `dah5_file_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_options_default(options_out: *mut dah5_file_options) -> i32 {
+    boundary("dah5_file_options_default", || {
+        args::out(options_out, "options_out")?;
+        // SAFETY: checked non-NULL; the caller gives a writable struct.
+        unsafe { *options_out = dah5_file_options::default() };
+        Ok(())
+    })
+}
+
+/// Shared body of create and open: parse this rank's arguments (keeping a local error for
+/// the agreement), open collectively, register the handle.
+///
+/// # Safety
+/// As for `dah5_file_create_with`.
+unsafe fn open_file(
+    function: &str,
+    comm: i32,
+    path: *const c_char,
+    parse_flags: fn(u32) -> Result<(crate::core::file::Access, crate::core::shape::Order)>,
+    flags: u32,
+    options: *const dah5_file_options,
+    file_out: *mut *mut dah5_file,
+) -> i32 {
+    boundary(function, || {
+        let request = (|| {
+            // SAFETY: by this function's contract.
+            let path = unsafe { args::string(path, "path") }?;
+            let (access, order) = parse_flags(flags)?;
+            // SAFETY: by this function's contract.
+            let (alignment_threshold, alignment) =
+                file_options(&unsafe { args::options(options) })?;
+            args::out(file_out, "file_out")?;
+            Ok(FileRequest {
+                path: path.to_string(),
+                access,
+                order,
+                alignment_threshold,
+                alignment,
+            })
+        })();
+        let file = File::open(comm, function, request)?;
+        let token = registry().insert_file(file);
+        // SAFETY: `file_out` was checked non-NULL, and agreement made it so on every rank.
+        unsafe { *file_out = handle_ptr(token) };
+        Ok(())
+    })
+}
+
+/// Create an HDF5 file for parallel I/O.
+///
+/// **Collective** over `comm`: every rank calls with the same path, flags and options. If
+/// any rank's arguments are invalid, or ranks disagree, every rank returns the same error
+/// and no file is created.
+///
+/// @param comm      the communicator's Fortran handle: `MPI_Comm_c2f(comm)` from C (or use
+///                  `dah5_mpi.h`), the integer from Fortran, `MPI.API.MPI_Comm_c2f(comm)` from
+///                  Julia. dah5 duplicates it.
+/// @param path      NUL-terminated UTF-8 path.
+/// @param flags     `DAH5_TRUNC` to replace an existing file (default: `DAH5_ERR_ALREADY_EXISTS`
+///                  if it exists), `DAH5_ORDER_F` for column-major arrays on this handle.
+/// @param file_out  receives the handle on success; untouched on failure.
+/// @return `DAH5_OK` or a negative `DAH5_ERR_*` status (see `dah5_last_error_message`).
+///
+/// # Safety
+/// `path` is NULL or NUL-terminated; `file_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_create(
+    comm: i32,
+    path: *const c_char,
+    flags: u32,
+    file_out: *mut *mut dah5_file,
+) -> i32 {
+    // SAFETY: same contract.
+    unsafe { dah5_file_create_with(comm, path, flags, std::ptr::null(), file_out) }
+}
+
+/// `dah5_file_create` with options (NULL means the defaults of `dah5_file_options_default`).
+///
+/// **Collective** over `comm`, options included.
+///
+/// # Safety
+/// As `dah5_file_create`; `options` is NULL or points to a `dah5_file_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_create_with(
+    comm: i32,
+    path: *const c_char,
+    flags: u32,
+    options: *const dah5_file_options,
+    file_out: *mut *mut dah5_file,
+) -> i32 {
+    // SAFETY: same contract.
+    unsafe {
+        open_file(
+            "dah5_file_create",
+            comm,
+            path,
+            create_flags,
+            flags,
+            options,
+            file_out,
+        )
+    }
+}
+
+/// Open an existing HDF5 file for parallel I/O.
+///
+/// **Collective** over `comm`, like `dah5_file_create`.
+///
+/// @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, optionally `| DAH5_ORDER_F`.
+/// @return `DAH5_OK`, or e.g. `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_NOT_HDF5`,
+///         `DAH5_ERR_PERMISSION`.
+///
+/// # Safety
+/// As `dah5_file_create`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_open(
+    comm: i32,
+    path: *const c_char,
+    flags: u32,
+    file_out: *mut *mut dah5_file,
+) -> i32 {
+    // SAFETY: same contract.
+    unsafe { dah5_file_open_with(comm, path, flags, std::ptr::null(), file_out) }
+}
+
+/// `dah5_file_open` with options (NULL means the defaults).
+///
+/// **Collective** over `comm`, options included.
+///
+/// # Safety
+/// As `dah5_file_create_with`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_open_with(
+    comm: i32,
+    path: *const c_char,
+    flags: u32,
+    options: *const dah5_file_options,
+    file_out: *mut *mut dah5_file,
+) -> i32 {
+    // SAFETY: same contract.
+    unsafe {
+        open_file(
+            "dah5_file_open",
+            comm,
+            path,
+            open_flags,
+            flags,
+            options,
+            file_out,
+        )
+    }
+}
+
+/// Write everything HDF5 holds for the file to storage. Afterwards a new opener of the file
+/// sees all data written before the flush. A failure is remembered and reported again by
+/// `dah5_file_close`.
+///
+/// **Collective** over the file's communicator.
+///
+/// @return `DAH5_OK`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_INVALID_HANDLE`, or an I/O status.
+#[unsafe(no_mangle)]
+pub extern "C" fn dah5_file_flush(file: *mut dah5_file) -> i32 {
+    boundary("dah5_file_flush", || {
+        args::out(file, "file")?;
+        registry().file(file.addr() as u64)?.flush()
+    })
+}
+
+/// Close a file, and first every dataset of it still open (their handles become invalid).
+/// Sets `*file = NULL`. NULL or `*file == NULL` is a no-op.
+///
+/// If an earlier write to the file failed on any rank, the file is incomplete and close
+/// returns that error on every rank, after releasing everything. If the ranks disagree
+/// (`DAH5_ERR_COLLECTIVE_MISMATCH`) nothing is closed and `*file` is left as it was.
+///
+/// **Collective** over the file's communicator.
+///
+/// # Safety
+/// `file` is NULL or points to a writable `dah5_file *`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
+    boundary("dah5_file_close", || {
+        if file.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL and readable by the contract.
+        let token = unsafe { *file }.addr() as u64;
+        if token == 0 {
+            return Ok(());
+        }
+        let mut registry = registry();
+        let agreed = registry.file(token)?.agree_to_close()?;
+        let (handle, datasets) = registry.remove_file(token)?;
+        // SAFETY: non-NULL and writable by the contract.
+        unsafe { *file = std::ptr::null_mut() };
+        handle.close(agreed, datasets)
+    })
+}

@@ -1,0 +1,184 @@
+//! The registry of live handles. A handle given to C is never a pointer to memory: it is a
+//! token (kind tag, slot index, generation) dressed as a pointer. Looking it up checks all
+//! three, so a closed, stale, foreign or made-up handle is `DAH5_ERR_INVALID_HANDLE`, never
+//! undefined behaviour.
+
+use std::sync::{Mutex, MutexGuard};
+
+use crate::core::dataset::Dataset;
+use crate::core::error::{Error, ErrorKind, Result};
+use crate::core::file::File;
+
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("dah5 handles are 64-bit tokens; only 64-bit targets are supported");
+
+const FILE_TAG: u64 = 0xd;
+const DATASET_TAG: u64 = 0xa;
+
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+/// Values of one kind, addressed by tokens.
+struct Slots<T> {
+    tag: u64,
+    kind: &'static str,
+    slots: Vec<Slot<T>>,
+}
+
+impl<T> Slots<T> {
+    const fn new(tag: u64, kind: &'static str) -> Self {
+        Slots {
+            tag,
+            kind,
+            slots: Vec::new(),
+        }
+    }
+
+    fn insert(&mut self, value: T) -> u64 {
+        let index = match self.slots.iter().position(|s| s.value.is_none()) {
+            Some(i) => i,
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    value: None,
+                });
+                self.slots.len() - 1
+            }
+        };
+        let slot = &mut self.slots[index];
+        slot.generation = slot.generation.wrapping_add(1);
+        slot.value = Some(value);
+        self.tag << 60 | ((index as u64 + 1) << 32) | u64::from(slot.generation)
+    }
+
+    fn index(&self, token: u64) -> Result<usize> {
+        let invalid = || {
+            Error::new(
+                ErrorKind::InvalidHandle,
+                format!(
+                    "{:#x} is not an open {} handle (closed, stale, of another kind, or never \
+                     a handle)",
+                    token, self.kind
+                ),
+            )
+        };
+        if token >> 60 != self.tag {
+            return Err(invalid());
+        }
+        let index = ((token >> 32) & 0x0fff_ffff) as usize;
+        let generation = token as u32;
+        match index
+            .checked_sub(1)
+            .and_then(|i| self.slots.get(i).map(|s| (i, s)))
+        {
+            Some((i, slot)) if slot.generation == generation && slot.value.is_some() => Ok(i),
+            _ => Err(invalid()),
+        }
+    }
+
+    fn get(&self, token: u64) -> Result<&T> {
+        let i = self.index(token)?;
+        Ok(self.slots[i].value.as_ref().expect("checked by index"))
+    }
+
+    fn remove(&mut self, token: u64) -> Result<T> {
+        let i = self.index(token)?;
+        Ok(self.slots[i].value.take().expect("checked by index"))
+    }
+}
+
+struct DatasetEntry {
+    file: u64,
+    /// Creation order, the same on every rank: a file's open datasets close in it.
+    sequence: u64,
+    dataset: Dataset,
+}
+
+pub struct Registry {
+    files: Slots<File>,
+    datasets: Slots<DatasetEntry>,
+    next_sequence: u64,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    files: Slots::new(FILE_TAG, "dah5_file"),
+    datasets: Slots::new(DATASET_TAG, "dah5_dataset"),
+    next_sequence: 0,
+});
+
+/// The registry, locked. It stays locked for the whole of a C call, which also serializes
+/// dah5's use of MPI and HDF5 between threads.
+pub fn registry() -> MutexGuard<'static, Registry> {
+    // A panic caught at the boundary may have poisoned the lock; the registry itself is
+    // always consistent between statements, so carry on.
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Registry {
+    pub fn insert_file(&mut self, file: File) -> u64 {
+        self.files.insert(file)
+    }
+
+    pub fn file(&self, token: u64) -> Result<&File> {
+        self.files.get(token)
+    }
+
+    /// Remove a file and every dataset of it, the datasets in creation order.
+    pub fn remove_file(&mut self, token: u64) -> Result<(File, Vec<Dataset>)> {
+        let file = self.files.remove(token)?;
+        let mut entries: Vec<DatasetEntry> = Vec::new();
+        for slot in &mut self.datasets.slots {
+            if slot.value.as_ref().is_some_and(|e| e.file == token) {
+                entries.extend(slot.value.take());
+            }
+        }
+        entries.sort_by_key(|e| e.sequence);
+        Ok((file, entries.into_iter().map(|e| e.dataset).collect()))
+    }
+
+    pub fn insert_dataset(&mut self, file: u64, dataset: Dataset) -> u64 {
+        self.next_sequence += 1;
+        self.datasets.insert(DatasetEntry {
+            file,
+            sequence: self.next_sequence,
+            dataset,
+        })
+    }
+
+    pub fn dataset(&self, token: u64) -> Result<&Dataset> {
+        self.datasets.get(token).map(|e| &e.dataset)
+    }
+
+    pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {
+        self.datasets.remove(token).map(|e| e.dataset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_foreign_and_made_up_tokens_are_rejected() {
+        let mut slots: Slots<&str> = Slots::new(FILE_TAG, "test");
+        let a = slots.insert("a");
+        assert_eq!(*slots.get(a).unwrap(), "a");
+        assert_eq!(slots.remove(a).unwrap(), "a");
+        assert_eq!(
+            slots.get(a).unwrap_err().kind,
+            ErrorKind::InvalidHandle,
+            "closed"
+        );
+        let b = slots.insert("b");
+        assert_ne!(a, b, "a reused slot gets a new generation");
+        assert!(slots.get(a).is_err(), "stale token of a reused slot");
+        assert!(slots.get(b).is_ok());
+        let other: Slots<&str> = Slots::new(DATASET_TAG, "other");
+        assert!(other.get(b).is_err(), "a token of another kind");
+        for made_up in [0, 1, 0xdead_beef, u64::MAX, FILE_TAG << 60] {
+            assert!(slots.get(made_up).is_err(), "{made_up:#x}");
+        }
+    }
+}

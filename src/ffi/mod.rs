@@ -1,0 +1,74 @@
+//! The C ABI: the only place with `extern "C"` functions. Each one is thin: it checks
+//! pointers, turns C values into core types, calls core, and maps the error to a status.
+
+mod args;
+pub mod block;
+pub mod consts;
+pub mod dataset;
+pub mod file;
+mod handles;
+pub mod library;
+pub mod status;
+
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::core::error::{Error, ErrorKind, Result};
+
+/// An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
+pub struct dah5_file {
+    _opaque: [u8; 0],
+}
+
+/// An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
+pub struct dah5_dataset {
+    _opaque: [u8; 0],
+}
+
+thread_local! {
+    /// The message of this thread's last failure (set only on failure).
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Run the body of the C function `function`: a panic becomes `DAH5_ERR_PANIC`, an error
+/// becomes its status and this thread's last error message.
+pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32 {
+    let error = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return status::DAH5_OK,
+        Ok(Err(e)) => e,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Error::new(
+                ErrorKind::Panic,
+                format!("internal error (please report): {what}"),
+            )
+        }
+    };
+    set_last_error(function, &error);
+    status::of(error.kind)
+}
+
+fn set_last_error(function: &str, error: &Error) {
+    let rank = match crate::mpi::world_rank() {
+        Some((rank, size)) => format!("rank {rank} of {size}"),
+        None => "MPI not running".to_string(),
+    };
+    let text = format!("{function} ({rank}): {}", error.message).replace('\0', "\\0");
+    let text = CString::new(text).unwrap_or_default();
+    LAST_ERROR.with(|last| *last.borrow_mut() = text);
+}
+
+/// Run `f` with this thread's last error message.
+pub(crate) fn with_last_error<R>(f: impl FnOnce(&CString) -> R) -> R {
+    LAST_ERROR.with(|last| f(&last.borrow()))
+}
+
+/// A registry token as the opaque pointer C sees. It is never dereferenced.
+pub(crate) fn handle_ptr<T>(token: u64) -> *mut T {
+    std::ptr::without_provenance_mut(token as usize)
+}

@@ -1,0 +1,96 @@
+//! HDF5 datasets: create, open, describe, move data.
+
+use hdf5_sys::h5d::{H5Dclose, H5Dcreate2, H5Dget_space, H5Dget_type, H5Dopen2, H5Dread, H5Dwrite};
+use hdf5_sys::h5p::H5P_DEFAULT;
+use hdf5_sys::h5s::H5Sclose;
+use hdf5_sys::h5t::H5Tclose;
+
+use crate::core::error::Result;
+use crate::h5::id::Id;
+use crate::h5::{c_string, call};
+
+/// Create the dataset `name` (intermediate groups made by `lcpl`), collective.
+pub fn create(
+    file: &Id,
+    name: &str,
+    file_type: &Id,
+    space: &Id,
+    lcpl: &Id,
+    dcpl: &Id,
+) -> Result<Id> {
+    let c_name = c_string(name)?;
+    let (f, t, s, l, d) = (
+        file.raw(),
+        file_type.raw(),
+        space.raw(),
+        lcpl.raw(),
+        dcpl.raw(),
+    );
+    // SAFETY: every id is open and of the kind H5Dcreate2 expects; the name is NUL-terminated.
+    Id::create("H5Dcreate2", H5Dclose, || unsafe {
+        H5Dcreate2(f, c_name.as_ptr(), t, s, l, d, H5P_DEFAULT)
+    })
+}
+
+/// Open the existing dataset `name`, collective.
+pub fn open(file: &Id, name: &str) -> Result<Id> {
+    let c_name = c_string(name)?;
+    let f = file.raw();
+    // SAFETY: `f` is an open file and the name is NUL-terminated.
+    Id::create("H5Dopen2", H5Dclose, || unsafe {
+        H5Dopen2(f, c_name.as_ptr(), H5P_DEFAULT)
+    })
+}
+
+pub fn space(dataset: &Id) -> Result<Id> {
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset; the returned space is ours to close.
+    Id::create("H5Dget_space", H5Sclose, || unsafe { H5Dget_space(d) })
+}
+
+pub fn file_type(dataset: &Id) -> Result<Id> {
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset; the returned type is ours to close.
+    Id::create("H5Dget_type", H5Tclose, || unsafe { H5Dget_type(d) })
+}
+
+/// The ids of one transfer: what the buffer holds, where it goes, how it moves.
+pub struct Transfer<'a> {
+    pub dataset: &'a Id,
+    pub mem_type: &'a Id,
+    pub mem_space: &'a Id,
+    pub file_space: &'a Id,
+    pub dxpl: &'a Id,
+}
+
+/// Write `buf`, which holds exactly the elements selected in `mem_space`.
+pub fn write(t: &Transfer<'_>, buf: &[u8]) -> Result<()> {
+    let ids = (
+        t.dataset.raw(),
+        t.mem_type.raw(),
+        t.mem_space.raw(),
+        t.file_space.raw(),
+        t.dxpl.raw(),
+    );
+    // SAFETY: the caller sized `buf` to the memory selection; HDF5 only reads from it.
+    call("H5Dwrite", || unsafe {
+        H5Dwrite(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_ptr().cast())
+    })?;
+    Ok(())
+}
+
+/// Read into `buf`, which has room for exactly the elements selected in `mem_space`.
+pub fn read(t: &Transfer<'_>, buf: &mut [u8]) -> Result<()> {
+    let ids = (
+        t.dataset.raw(),
+        t.mem_type.raw(),
+        t.mem_space.raw(),
+        t.file_space.raw(),
+        t.dxpl.raw(),
+    );
+    // SAFETY: the caller sized `buf` to the memory selection; HDF5 writes only inside it.
+    call("H5Dread", || unsafe {
+        H5Dread(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_mut_ptr().cast())
+    })?;
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! HDF5 files: create, open, flush (close is `Id::close`).
+
+use hdf5_sys::h5f::{
+    H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_SCOPE_GLOBAL, H5Fclose,
+    H5Fcreate, H5Fflush, H5Fopen,
+};
+use hdf5_sys::h5p::H5P_DEFAULT;
+
+use crate::core::error::Result;
+use crate::h5::id::Id;
+use crate::h5::{c_string, call};
+
+/// Create `path` (collective). Without `truncate`, an existing file is an error.
+pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {
+    let c_path = c_string(path)?;
+    let mode = if truncate {
+        H5F_ACC_TRUNC
+    } else {
+        H5F_ACC_EXCL
+    };
+    let fapl = fapl.raw();
+    // SAFETY: `c_path` is NUL-terminated and `fapl` is a file access list.
+    Id::create("H5Fcreate", H5Fclose, || unsafe {
+        H5Fcreate(c_path.as_ptr(), mode, H5P_DEFAULT, fapl)
+    })
+}
+
+/// Open an existing `path` (collective).
+pub fn open(path: &str, writable: bool, fapl: &Id) -> Result<Id> {
+    let c_path = c_string(path)?;
+    let mode = if writable {
+        H5F_ACC_RDWR
+    } else {
+        H5F_ACC_RDONLY
+    };
+    let fapl = fapl.raw();
+    // SAFETY: `c_path` is NUL-terminated and `fapl` is a file access list.
+    Id::create("H5Fopen", H5Fclose, || unsafe {
+        H5Fopen(c_path.as_ptr(), mode, fapl)
+    })
+}
+
+/// Write everything HDF5 holds for the file to storage (collective).
+pub fn flush(file: &Id) -> Result<()> {
+    let raw = file.raw();
+    // SAFETY: `raw` is an open file.
+    call("H5Fflush", || unsafe { H5Fflush(raw, H5F_SCOPE_GLOBAL) })?;
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! The HDF5 boundary. Every HDF5 call in the library goes through [`call`], which holds the
+//! sys crate's global reentrant lock (this HDF5 is not thread-safe), makes sure the library
+//! is initialized with automatic error printing off, and turns a failure into an [`Error`]
+//! carrying the HDF5 error stack, captured before the lock is released.
+
+pub mod dataset;
+mod error_stack;
+pub mod file;
+pub mod id;
+pub mod plist;
+pub mod space;
+pub mod types;
+
+use std::ffi::CString;
+use std::sync::Once;
+
+use hdf5_sys::h5::{H5get_libversion, H5open};
+use hdf5_sys::h5e::{H5E_DEFAULT, H5Eset_auto2};
+
+use crate::core::error::{Error, Result};
+
+/// A value an HDF5 function returns whose sign says whether it failed.
+pub trait H5Return: Copy {
+    fn failed(self) -> bool;
+}
+
+impl H5Return for i32 {
+    /// `herr_t` and `htri_t`: negative on failure.
+    fn failed(self) -> bool {
+        self < 0
+    }
+}
+
+impl H5Return for i64 {
+    /// `hid_t`: negative on failure.
+    fn failed(self) -> bool {
+        self < 0
+    }
+}
+
+impl H5Return for isize {
+    /// `ssize_t`: negative on failure.
+    fn failed(self) -> bool {
+        self < 0
+    }
+}
+
+/// Run one HDF5 call under the global lock; `what` names it in the error message.
+pub fn call<T: H5Return>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
+    let _guard = hdf5_sys::LOCK.lock();
+    init();
+    let value = f();
+    if value.failed() {
+        Err(error_stack::take(what))
+    } else {
+        Ok(value)
+    }
+}
+
+/// Like [`call`], for calls whose failure is not signalled by their return value alone.
+pub fn call_checked<T>(what: &str, f: impl FnOnce() -> (T, bool)) -> Result<T> {
+    let _guard = hdf5_sys::LOCK.lock();
+    init();
+    let (value, failed) = f();
+    if failed {
+        Err(error_stack::take(what))
+    } else {
+        Ok(value)
+    }
+}
+
+fn init() {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| {
+        // SAFETY: called under the global HDF5 lock; H5open has no preconditions, and a NULL
+        // handler turns off HDF5's printing of errors to stderr (we report them ourselves).
+        unsafe {
+            H5open();
+            H5Eset_auto2(H5E_DEFAULT, None, std::ptr::null_mut());
+        }
+    });
+}
+
+/// The HDF5 library version this process runs with, as "major.minor.release".
+pub fn library_version() -> Result<String> {
+    let (mut major, mut minor, mut release) = (0, 0, 0);
+    // SAFETY: the three out-pointers are valid locals.
+    call("H5get_libversion", || unsafe {
+        H5get_libversion(&mut major, &mut minor, &mut release)
+    })?;
+    Ok(format!("{major}.{minor}.{release}"))
+}
+
+/// A name or path as HDF5 takes it.
+pub(crate) fn c_string(name: &str) -> Result<CString> {
+    CString::new(name).map_err(|_| Error::invalid(format!("name {name:?} contains a NUL byte")))
+}

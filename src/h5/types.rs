@@ -1,0 +1,146 @@
+//! dah5 dtypes as HDF5 datatypes, and back.
+
+use std::ffi::CStr;
+
+use hdf5_sys::h5::H5free_memory;
+use hdf5_sys::h5i::hid_t;
+use hdf5_sys::h5t::{
+    H5T_COMPOUND, H5T_FLOAT, H5T_INTEGER, H5T_NATIVE_DOUBLE, H5T_NATIVE_FLOAT, H5T_NATIVE_INT8,
+    H5T_NATIVE_INT16, H5T_NATIVE_INT32, H5T_NATIVE_INT64, H5T_NATIVE_UINT8, H5T_NATIVE_UINT16,
+    H5T_NATIVE_UINT32, H5T_NATIVE_UINT64, H5T_SGN_NONE, H5Tclose, H5Tcopy, H5Tcreate, H5Tget_class,
+    H5Tget_member_name, H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign,
+    H5Tget_size, H5Tinsert,
+};
+
+use crate::core::dtype::{Class, Dtype};
+use crate::core::error::{Error, ErrorKind, Result};
+use crate::h5::call;
+use crate::h5::id::Id;
+
+/// The native (memory) HDF5 type of a dtype. Datasets are created with it too, so the file
+/// holds the standard little-endian type of this machine.
+pub fn native(dtype: Dtype) -> Result<Id> {
+    let scalar = match dtype {
+        Dtype::Int8 => &H5T_NATIVE_INT8,
+        Dtype::Int16 => &H5T_NATIVE_INT16,
+        Dtype::Int32 => &H5T_NATIVE_INT32,
+        Dtype::Int64 => &H5T_NATIVE_INT64,
+        Dtype::Uint8 => &H5T_NATIVE_UINT8,
+        Dtype::Uint16 => &H5T_NATIVE_UINT16,
+        Dtype::Uint32 => &H5T_NATIVE_UINT32,
+        Dtype::Uint64 => &H5T_NATIVE_UINT64,
+        Dtype::Float32 | Dtype::Complex64 => &H5T_NATIVE_FLOAT,
+        Dtype::Float64 | Dtype::Complex128 => &H5T_NATIVE_DOUBLE,
+    };
+    // SAFETY: the predefined type ids are valid once HDF5 is open, which `call` ensures
+    // before running the closure.
+    let part = Id::create("H5Tcopy", H5Tclose, || unsafe { H5Tcopy(**scalar) })?;
+    if dtype.class() != Class::Complex {
+        return Ok(part);
+    }
+    // The {r, i} compound of h5py and HDF5.jl.
+    let half = dtype.size() / 2;
+    // SAFETY: creating an empty compound of the full element size.
+    let compound = Id::create("H5Tcreate", H5Tclose, || unsafe {
+        H5Tcreate(H5T_COMPOUND, dtype.size())
+    })?;
+    for (name, offset) in [(c"r", 0), (c"i", half)] {
+        let (c, p) = (compound.raw(), part.raw());
+        // SAFETY: both ids are types; the member fits inside the compound's size.
+        call("H5Tinsert", || unsafe {
+            H5Tinsert(c, name.as_ptr(), offset, p)
+        })?;
+    }
+    Ok(compound)
+}
+
+/// The dtype of an HDF5 datatype, if dah5 supports it.
+pub fn dtype_of(type_id: hid_t) -> Result<Dtype> {
+    let class = type_class(type_id)?;
+    let size = type_size(type_id)?;
+    let dtype = if class == H5T_INTEGER {
+        let class = if integer_sign(type_id)? == H5T_SGN_NONE {
+            Class::UnsignedInt
+        } else {
+            Class::SignedInt
+        };
+        Dtype::from_class_and_size(class, size)
+    } else if class == H5T_FLOAT {
+        Dtype::from_class_and_size(Class::Float, size)
+    } else if class == H5T_COMPOUND && is_complex(type_id, size)? {
+        Dtype::from_class_and_size(Class::Complex, size)
+    } else {
+        None
+    };
+    dtype.ok_or_else(|| {
+        Error::new(
+            ErrorKind::TypeMismatch,
+            format!(
+                "the dataset's HDF5 type (class {class:?}, {size} bytes) is not one dah5 supports"
+            ),
+        )
+    })
+}
+
+fn type_class(type_id: hid_t) -> Result<hdf5_sys::h5t::H5T_class_t> {
+    crate::h5::call_checked("H5Tget_class", || {
+        // SAFETY: `type_id` is an open datatype.
+        let class = unsafe { H5Tget_class(type_id) };
+        (class, class == hdf5_sys::h5t::H5T_NO_CLASS)
+    })
+}
+
+fn type_size(type_id: hid_t) -> Result<usize> {
+    crate::h5::call_checked("H5Tget_size", || {
+        // SAFETY: `type_id` is an open datatype.
+        let size = unsafe { H5Tget_size(type_id) };
+        (size, size == 0)
+    })
+}
+
+fn integer_sign(type_id: hid_t) -> Result<hdf5_sys::h5t::H5T_sign_t> {
+    crate::h5::call_checked("H5Tget_sign", || {
+        // SAFETY: `type_id` is an open integer datatype.
+        let sign = unsafe { H5Tget_sign(type_id) };
+        (sign, sign == hdf5_sys::h5t::H5T_SGN_ERROR)
+    })
+}
+
+/// A compound is complex when it is exactly `{r, i}` of two equal floats, `r` first.
+fn is_complex(type_id: hid_t, size: usize) -> Result<bool> {
+    // SAFETY: `type_id` is an open compound datatype.
+    let n = call("H5Tget_nmembers", || unsafe { H5Tget_nmembers(type_id) })?;
+    if n != 2 || !size.is_multiple_of(2) {
+        return Ok(false);
+    }
+    for (index, expected, offset) in [(0u32, "r", 0usize), (1, "i", size / 2)] {
+        let name = member_name(type_id, index)?;
+        // SAFETY: `index` < the member count, checked above.
+        let at = unsafe { H5Tget_member_offset(type_id, index) };
+        // SAFETY: as above; the returned type is owned by us.
+        let member = Id::create("H5Tget_member_type", H5Tclose, || unsafe {
+            H5Tget_member_type(type_id, index)
+        })?;
+        let member_ok =
+            type_class(member.raw())? == H5T_FLOAT && type_size(member.raw())? == size / 2;
+        if name != expected || at != offset || !member_ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn member_name(type_id: hid_t, index: u32) -> Result<String> {
+    crate::h5::call_checked("H5Tget_member_name", || {
+        // SAFETY: `index` < the member count; the name is malloc'd by HDF5, freed here.
+        unsafe {
+            let p = H5Tget_member_name(type_id, index);
+            if p.is_null() {
+                return (String::new(), true);
+            }
+            let name = CStr::from_ptr(p).to_string_lossy().into_owned();
+            H5free_memory(p.cast());
+            (name, false)
+        }
+    })
+}

@@ -1,0 +1,94 @@
+//! Collective agreement: before a collective call touches HDF5, every rank learns whether all
+//! ranks made the same call with the same arguments and whether any rank rejected its
+//! arguments locally. One `MPI_Allreduce(MAX)` of a few `u64`s does it:
+//!
+//! - `digest` and `!digest`: their maxima are `max(d)` and `!min(d)`, equal iff all digests
+//!   are equal;
+//! - a failure word `(size - rank) << 32 | kind`, so the maximum names the lowest failing rank
+//!   and its error kind;
+//! - any extra values the operation wants the maximum of (e.g. the number of pieces of a
+//!   collective transfer), for free.
+//!
+//! Raw parallel HDF5 hangs or corrupts the file when ranks disagree; here every rank returns
+//! the same error kind and nothing is done.
+
+use mpi_sys::{MPI_Allreduce, RSMPI_MAX, RSMPI_UINT64_T};
+
+use crate::core::error::{Error, ErrorKind, Result};
+use crate::mpi::comm::Comm;
+use crate::mpi::{check, ensure_active};
+
+const HEADER: usize = 3;
+
+/// Agree on `operation`: `local` is this rank's digest of its arguments, or its local error.
+/// Returns the element-wise maximum of `extra` over all ranks.
+pub fn agree(
+    comm: &Comm,
+    operation: &str,
+    local: std::result::Result<u64, &Error>,
+    extra: &[u64],
+) -> Result<Vec<u64>> {
+    ensure_active()?;
+    let mut send = Vec::with_capacity(HEADER + extra.len());
+    match local {
+        Ok(digest) => send.extend([digest, !digest, 0]),
+        Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
+    }
+    send.extend_from_slice(extra);
+    let mut recv = vec![0u64; send.len()];
+    // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid.
+    check("MPI_Allreduce", unsafe {
+        MPI_Allreduce(
+            send.as_ptr().cast(),
+            recv.as_mut_ptr().cast(),
+            send.len() as i32,
+            RSMPI_UINT64_T,
+            RSMPI_MAX,
+            comm.raw(),
+        )
+    })?;
+
+    if recv[2] != 0 {
+        let (failed_rank, kind) = decode_failure(comm, recv[2]);
+        return Err(match local {
+            Err(own) if failed_rank == comm.rank() => own.clone(),
+            Err(own) => Error::new(
+                kind,
+                format!(
+                    "{}; rank {failed_rank} also rejected its arguments, and its status is \
+                     the one every rank returns",
+                    own.message
+                ),
+            ),
+            Ok(_) => Error::new(
+                kind,
+                format!(
+                    "{operation}: rank {failed_rank} rejected its arguments to this collective \
+                     call (its error message says why); nothing was done on any rank"
+                ),
+            ),
+        });
+    }
+    if recv[0] != !recv[1] {
+        return Err(Error::new(
+            ErrorKind::CollectiveMismatch,
+            format!(
+                "{operation}: the ranks made this collective call with different arguments \
+                 (or some ranks made a different call); every rank must pass the same \
+                 arguments in the same order. Nothing was done on any rank"
+            ),
+        ));
+    }
+    Ok(recv.split_off(HEADER))
+}
+
+/// A rank's failure as a nonzero word whose maximum over ranks is the lowest failing rank.
+pub fn failure_word(comm: &Comm, kind: ErrorKind) -> u64 {
+    ((comm.size() - comm.rank()) as u64) << 32 | kind.ordinal()
+}
+
+/// The rank and kind a nonzero [`failure_word`] stands for.
+pub fn decode_failure(comm: &Comm, word: u64) -> (i32, ErrorKind) {
+    let rank = comm.size() - (word >> 32) as i32;
+    (rank, ErrorKind::from_ordinal(word & 0xffff_ffff))
+}

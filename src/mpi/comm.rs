@@ -1,0 +1,85 @@
+//! The library's own communicator for a file: a dup of the caller's, returning errors.
+
+use mpi_sys::{
+    MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c, MPI_Comm_free, MPI_Comm_rank, MPI_Comm_set_errhandler,
+    MPI_Comm_size, RSMPI_COMM_NULL, RSMPI_ERRORS_RETURN,
+};
+
+use crate::core::error::{Error, Result};
+use crate::mpi::{check, is_active};
+
+/// A duplicate of the caller's communicator. dah5's own messages (the agreement reductions)
+/// travel on it, so they can never match the caller's messages, and its error handler
+/// returns errors instead of aborting the job.
+#[derive(Debug)]
+pub struct Comm {
+    raw: MPI_Comm,
+    rank: i32,
+    size: i32,
+}
+
+// SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
+// registry, and MPI itself allows handles to move between threads.
+unsafe impl Send for Comm {}
+// SAFETY: as above; shared references only read the handle value.
+unsafe impl Sync for Comm {}
+
+impl Comm {
+    /// Dup the communicator whose Fortran handle is `handle` (collective over it).
+    pub fn from_fortran(handle: i32) -> Result<Comm> {
+        // SAFETY: MPI is active (checked by the caller); f2c of an unknown handle returns
+        // MPI_COMM_NULL, which is checked below.
+        let user = unsafe { MPI_Comm_f2c(handle) };
+        // SAFETY: reading an MPI predefined handle.
+        if user == unsafe { RSMPI_COMM_NULL } {
+            return Err(Error::invalid(format!(
+                "comm = {handle} is not a valid communicator (Fortran handle); pass \
+                 MPI_Comm_c2f(comm) from C, the integer from Fortran"
+            )));
+        }
+        // SAFETY: RSMPI_COMM_NULL is a valid placeholder, overwritten by MPI_Comm_dup.
+        let mut raw = unsafe { RSMPI_COMM_NULL };
+        // SAFETY: `user` is a valid communicator; `raw` receives the duplicate.
+        check("MPI_Comm_dup", unsafe { MPI_Comm_dup(user, &mut raw) })?;
+        let mut comm = Comm {
+            raw,
+            rank: 0,
+            size: 0,
+        };
+        // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
+        check("MPI_Comm_set_errhandler", unsafe {
+            MPI_Comm_set_errhandler(comm.raw, RSMPI_ERRORS_RETURN)
+        })?;
+        // SAFETY: `comm.raw` is valid; the out-pointer is a field of a live struct.
+        check("MPI_Comm_rank", unsafe {
+            MPI_Comm_rank(comm.raw, &mut comm.rank)
+        })?;
+        // SAFETY: as above.
+        check("MPI_Comm_size", unsafe {
+            MPI_Comm_size(comm.raw, &mut comm.size)
+        })?;
+        Ok(comm)
+    }
+
+    pub fn raw(&self) -> MPI_Comm {
+        self.raw
+    }
+
+    pub fn rank(&self) -> i32 {
+        self.rank
+    }
+
+    pub fn size(&self) -> i32 {
+        self.size
+    }
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        // After MPI_Finalize the communicator is gone with MPI; freeing it would be an error.
+        if is_active() {
+            // SAFETY: `self.raw` is our own dup, freed exactly once.
+            unsafe { MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The MPI boundary: communicator handling and the agreement that guards every collective
+//! call. dah5 never initializes or finalizes MPI; it checks that the caller has.
+
+pub mod agree;
+pub mod comm;
+
+use std::ffi::{CStr, c_char, c_int};
+
+use mpi_sys::{MPI_Error_string, MPI_Finalized, MPI_Get_library_version, MPI_Initialized};
+
+use crate::core::error::{Error, ErrorKind, Result};
+
+/// `MPI_SUCCESS` is 0 in every MPI implementation (the standard fixes it).
+const MPI_SUCCESS: c_int = 0;
+
+/// Turn an MPI return code into a result; `what` names the call.
+pub fn check(what: &str, code: c_int) -> Result<()> {
+    if code == MPI_SUCCESS {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Mpi,
+        format!("{what} failed: {}", error_string(code)),
+    ))
+}
+
+fn error_string(code: c_int) -> String {
+    let mut buf = vec![0 as c_char; mpi_sys::MPI_MAX_ERROR_STRING as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: `buf` has MPI_MAX_ERROR_STRING + 1 bytes, as MPI_Error_string requires.
+    let ok = unsafe { MPI_Error_string(code, buf.as_mut_ptr(), &mut len) } == MPI_SUCCESS;
+    if !ok {
+        return format!("MPI error code {code}");
+    }
+    // SAFETY: MPI NUL-terminates the string inside `buf`.
+    unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `(initialized, finalized)`; both calls are legal at any time.
+fn state() -> (bool, bool) {
+    let (mut initialized, mut finalized) = (0, 0);
+    // SAFETY: MPI_Initialized and MPI_Finalized may be called before MPI_Init and after
+    // MPI_Finalize; the out-pointers are valid locals.
+    unsafe {
+        MPI_Initialized(&mut initialized);
+        MPI_Finalized(&mut finalized);
+    }
+    (initialized != 0, finalized != 0)
+}
+
+/// Fail unless MPI is initialized and not yet finalized.
+pub fn ensure_active() -> Result<()> {
+    match state() {
+        (true, false) => Ok(()),
+        (false, _) => Err(Error::new(
+            ErrorKind::MpiNotInitialized,
+            "MPI is not initialized: call MPI_Init (or MPI_Init_thread) before dah5",
+        )),
+        (true, true) => Err(Error::new(
+            ErrorKind::MpiNotInitialized,
+            "MPI has been finalized: dah5 calls must come before MPI_Finalize",
+        )),
+    }
+}
+
+/// True while MPI can be used (handles are freed only then).
+pub fn is_active() -> bool {
+    ensure_active().is_ok()
+}
+
+/// This process's rank and the size of MPI_COMM_WORLD, for messages; None when MPI is not
+/// running.
+pub fn world_rank() -> Option<(i32, i32)> {
+    if !is_active() {
+        return None;
+    }
+    let (mut rank, mut size) = (0, 0);
+    // SAFETY: MPI is active; the out-pointers are valid locals.
+    unsafe {
+        mpi_sys::MPI_Comm_rank(mpi_sys::RSMPI_COMM_WORLD, &mut rank);
+        mpi_sys::MPI_Comm_size(mpi_sys::RSMPI_COMM_WORLD, &mut size);
+    }
+    Some((rank, size))
+}
+
+/// The MPI library's own version string (legal before MPI_Init, by MPI-3).
+pub fn library_version() -> String {
+    let mut buf = vec![0 as c_char; mpi_sys::MPI_MAX_LIBRARY_VERSION_STRING as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: `buf` has MPI_MAX_LIBRARY_VERSION_STRING + 1 bytes, as the call requires.
+    if unsafe { MPI_Get_library_version(buf.as_mut_ptr(), &mut len) } != MPI_SUCCESS {
+        return "unknown MPI".to_string();
+    }
+    // SAFETY: MPI NUL-terminates the string inside `buf`.
+    let text = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy();
+    // Open MPI's string has a first line with the version and more lines of build details.
+    text.lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches(',')
+        .to_string()
+}
