@@ -55,12 +55,36 @@ fn header_compiles_alone_as_strict_c99_and_as_cpp() {
     std::fs::create_dir_all(&dir).unwrap();
     let use_it = "#include \"dah5.h\"\nint main(void) { return dah5_version() == DAH5_VERSION_NUMBER ? 0 : 1; }\n";
     let strict = ["-Wall", "-Wextra", "-pedantic", "-Werror"];
-    compile("gcc", &[&["-std=c99"][..], &strict].concat(), "c", use_it, &dir);
-    compile("g++", &[&["-std=c++11"][..], &strict].concat(), "cpp", use_it, &dir);
+    compile(
+        "gcc",
+        &[&["-std=c99"][..], &strict].concat(),
+        "c",
+        use_it,
+        &dir,
+    );
+    compile(
+        "g++",
+        &[&["-std=c++11"][..], &strict].concat(),
+        "cpp",
+        use_it,
+        &dir,
+    );
     // The MPI helpers compile with the MPI wrappers, both languages.
     let with_mpi = "#include \"dah5_mpi.h\"\nint main(void) { return 0; }\n";
-    compile("mpicc", &[&["-std=c99"][..], &strict].concat(), "c", with_mpi, &dir);
+    compile(
+        "mpicc",
+        &[&["-std=c99"][..], &strict].concat(),
+        "c",
+        with_mpi,
+        &dir,
+    );
     // Open MPI's deprecated C++ bindings do not pass -Wextra themselves; skip them.
     let cxx = ["-std=c++11", "-DOMPI_SKIP_MPICXX"];
-    compile("mpicxx", &[&cxx[..], &strict].concat(), "cpp", with_mpi, &dir);
+    compile(
+        "mpicxx",
+        &[&cxx[..], &strict].concat(),
+        "cpp",
+        with_mpi,
+        &dir,
+    );
 }

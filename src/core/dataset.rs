@@ -49,12 +49,12 @@ fn check_name(name: &str) -> Result<()> {
 }
 
 impl File {
-    fn check_writable(&self, operation: &str) -> Result<()> {
+    fn check_writable(&self) -> Result<()> {
         if !self.shared.writable {
             return Err(Error::new(
                 ErrorKind::ReadOnly,
                 format!(
-                    "{operation}: the file {:?} was opened read-only (DAH5_RDONLY)",
+                    "the file {:?} was opened read-only (DAH5_RDONLY)",
                     self.shared.path
                 ),
             ));
@@ -67,7 +67,7 @@ impl File {
     pub fn create_dataset(&self, request: Result<DatasetRequest>) -> Result<Dataset> {
         let op = "dah5_dataset_create";
         let request = request.and_then(|r| {
-            self.check_writable(op)?;
+            self.check_writable()?;
             check_name(&r.name)?;
             check_dims(&r.dims, r.dtype.size())?;
             Ok(r)

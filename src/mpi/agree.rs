@@ -63,8 +63,8 @@ pub fn agree(
             Ok(_) => Error::new(
                 kind,
                 format!(
-                    "{operation}: rank {failed_rank} rejected its arguments to this collective \
-                     call (its error message says why); nothing was done on any rank"
+                    "rank {failed_rank} rejected its arguments to this collective call of \
+                     {operation} (its error message says why); nothing was done on any rank"
                 ),
             ),
         });
@@ -73,9 +73,9 @@ pub fn agree(
         return Err(Error::new(
             ErrorKind::CollectiveMismatch,
             format!(
-                "{operation}: the ranks made this collective call with different arguments \
-                 (or some ranks made a different call); every rank must pass the same \
-                 arguments in the same order. Nothing was done on any rank"
+                "the ranks called {operation} with different arguments (or some ranks made a \
+                 different collective call); every rank must make the same collective calls \
+                 in the same order with the same arguments. Nothing was done on any rank"
             ),
         ));
     }

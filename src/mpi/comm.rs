@@ -30,8 +30,9 @@ impl Comm {
         // SAFETY: MPI is active (checked by the caller); f2c of an unknown handle returns
         // MPI_COMM_NULL, which is checked below.
         let user = unsafe { MPI_Comm_f2c(handle) };
+        // Open MPI's f2c returns a NULL pointer (not MPI_COMM_NULL) for an unknown handle.
         // SAFETY: reading an MPI predefined handle.
-        if user == unsafe { RSMPI_COMM_NULL } {
+        if user == unsafe { RSMPI_COMM_NULL } || all_zero_bytes(&user) {
             return Err(Error::invalid(format!(
                 "comm = {handle} is not a valid communicator (Fortran handle); pass \
                  MPI_Comm_c2f(comm) from C, the integer from Fortran"
@@ -72,6 +73,16 @@ impl Comm {
     pub fn size(&self) -> i32 {
         self.size
     }
+}
+
+/// Whether a handle value is all zero bytes: a NULL pointer where handles are pointers (Open
+/// MPI), the never-valid 0 where they are integers (MPICH).
+fn all_zero_bytes<T: Copy>(value: &T) -> bool {
+    // SAFETY: any initialized `Copy` value may be read as its bytes.
+    let bytes = unsafe {
+        std::slice::from_raw_parts((value as *const T).cast::<u8>(), std::mem::size_of::<T>())
+    };
+    bytes.iter().all(|&b| b == 0)
 }
 
 impl Drop for Comm {

@@ -1,0 +1,238 @@
+/*
+ * bad_input.c: every kind of bad input, on 2 or more ranks. Each check asserts the status
+ * and a piece of the last-error message; collective checks assert that every rank got the
+ * same status. Afterwards the file must still be valid (the test harness opens it with
+ * h5py and h5dump).
+ *
+ *   bad_input DIR      (DIR: an empty scratch directory)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "dah5_mpi.h"
+#include "pattern.h"
+
+static int rank, size, failures, checks;
+static int32_t WORLD;
+
+/* Assert `status == want` and that the message contains `text` (if not NULL). */
+static void expect(int32_t status, int32_t want, const char *text, const char *what)
+{
+    checks++;
+    const char *msg = dah5_last_error_message();
+    if (getenv("BAD_INPUT_VERBOSE") && rank == 0)
+        printf("%-40s %-30s %s\n", what, dah5_status_name(status), status ? msg : "");
+    if (status != want || (text && !strstr(msg, text))) {
+        fprintf(stderr, "rank %d: FAIL %s: got %s, want %s (message must contain \"%s\"): %s\n",
+                rank, what, dah5_status_name(status), dah5_status_name(want), text ? text : "",
+                msg);
+        failures++;
+    }
+}
+
+/* Assert also that every rank got the same status (for collective calls). */
+static void expect_all(int32_t status, int32_t want, const char *text, const char *what)
+{
+    expect(status, want, text, what);
+    int lo, hi;
+    MPI_Allreduce(&status, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&status, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (lo != hi) {
+        fprintf(stderr, "rank %d: FAIL %s: ranks got different statuses %d..%d\n", rank, what, lo, hi);
+        failures++;
+    }
+}
+
+static void ok(int32_t status, const char *what) { expect(status, DAH5_OK, NULL, what); }
+
+int main(int argc, char **argv)
+{
+    /* ---- before MPI_Init: a clear status, no crash; versions work already ---- */
+    dah5_file *early = NULL;
+    int32_t before_init = dah5_file_create(0, "never.h5", 0, &early);
+    const char *before_msg_ok = strstr(dah5_last_error_message(), "MPI is not initialized");
+    int version_ok = dah5_version() == DAH5_VERSION_NUMBER && strstr(dah5_version_string(), "HDF5 1.");
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    WORLD = (int32_t)MPI_Comm_c2f(MPI_COMM_WORLD);
+    if (argc < 2 || size < 2) {
+        fprintf(stderr, "usage: mpiexec -n 2+ bad_input DIR\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    char path[4096], text[4096], missing[4096];
+    snprintf(path, sizeof path, "%s/bad.h5", argv[1]);
+    snprintf(text, sizeof text, "%s/not-hdf5.txt", argv[1]);
+    snprintf(missing, sizeof missing, "%s/no/such/dir/x.h5", argv[1]);
+    if (rank == 0) {
+        FILE *f = fopen(text, "w");
+        fputs("this is not an HDF5 file, just some text long enough to be read\n", f);
+        fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    checks += 2;
+    if (before_init != DAH5_ERR_MPI_NOT_INITIALIZED || !before_msg_ok || early != NULL || !version_ok) {
+        fprintf(stderr, "rank %d: FAIL before MPI_Init: %s, version %s\n", rank,
+                dah5_status_name(before_init), dah5_version_string());
+        failures++;
+    }
+
+    /* ---- files ---- */
+    dah5_file *file = NULL, *other = NULL;
+    expect_all(dah5_file_create(WORLD, NULL, 0, &file), DAH5_ERR_NULL_ARGUMENT, "path is NULL", "create path NULL");
+    expect_all(dah5_file_create(WORLD, path, 0, NULL), DAH5_ERR_NULL_ARGUMENT, "file_out is NULL", "create file_out NULL");
+    expect_all(dah5_file_create(WORLD, path, 0x8, &file), DAH5_ERR_INVALID_ARGUMENT, "unknown bits 0x8", "create unknown flag");
+    expect(dah5_file_create(123456, path, 0, &file), DAH5_ERR_INVALID_ARGUMENT, "not a valid communicator", "bad comm");
+    expect_all(dah5_file_create(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, "no/such/dir", "missing directory");
+    expect_all(dah5_file_open(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, NULL, "open missing file");
+    expect_all(dah5_file_open(WORLD, text, DAH5_RDONLY, &file), DAH5_ERR_NOT_HDF5, "not-hdf5.txt", "open non-HDF5");
+    expect_all(dah5_file_open(WORLD, path, DAH5_RDONLY | DAH5_RDWR, &file), DAH5_ERR_INVALID_ARGUMENT, "both", "RDONLY|RDWR");
+    dah5_file_options fo;
+    ok(dah5_file_options_default(&fo), "file options default");
+    fo.version = 99;
+    expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "version = 99", "options version");
+    ok(dah5_file_options_default(&fo), "file options default");
+    fo.alignment = 0;
+    expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "alignment = 0", "alignment 0");
+    /* One rank with a NULL path: every rank fails, the lowest failing rank is named. */
+    expect_all(dah5_file_create(WORLD, rank == 1 ? NULL : path, 0, &file), DAH5_ERR_NULL_ARGUMENT,
+               rank == 1 ? "path is NULL" : "rank 1 rejected", "NULL path on rank 1 only");
+    /* Ranks disagreeing on the path: nothing is created. */
+    char mine[4096];
+    snprintf(mine, sizeof mine, "%s/rank%d.h5", argv[1], rank);
+    expect_all(dah5_file_create(WORLD, mine, 0, &file), DAH5_ERR_COLLECTIVE_MISMATCH, "different arguments", "paths differ");
+    if (file != NULL) {
+        fprintf(stderr, "rank %d: FAIL file_out written on failure\n", rank);
+        failures++;
+    }
+
+    ok(dah5_file_create(WORLD, path, 0, &file), "create");
+    expect_all(dah5_file_create(WORLD, path, 0, &other), DAH5_ERR_ALREADY_EXISTS, NULL, "exclusive create of existing file");
+
+    /* ---- datasets ---- */
+    uint64_t dims[2] = {6, 4}, big[2] = {UINT64_MAX / 2, 4};
+    dah5_dataset *ds = NULL, *d2 = NULL;
+    expect(dah5_dataset_create(NULL, "x", DAH5_FLOAT64, 2, dims, NULL, &ds), DAH5_ERR_NULL_ARGUMENT, "file is NULL", "dataset file NULL");
+    expect_all(dah5_dataset_create(file, NULL, DAH5_FLOAT64, 2, dims, NULL, &ds), DAH5_ERR_NULL_ARGUMENT, "name is NULL", "name NULL");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, NULL, NULL, &ds), DAH5_ERR_NULL_ARGUMENT, "dims is NULL", "dims NULL");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, NULL, NULL), DAH5_ERR_NULL_ARGUMENT, "dataset_out is NULL", "dataset_out NULL");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 0, dims, NULL, &ds), DAH5_ERR_INVALID_ARGUMENT, "ndims = 0", "ndims 0");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 33, dims, NULL, &ds), DAH5_ERR_INVALID_ARGUMENT, "ndims = 33", "ndims 33");
+    expect_all(dah5_dataset_create(file, "x", 99, 2, dims, NULL, &ds), DAH5_ERR_INVALID_ARGUMENT, "dtype = 99", "dtype 99");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, big, NULL, &ds), DAH5_ERR_INVALID_ARGUMENT, "overflow", "dims overflow");
+    expect_all(dah5_dataset_create(file, "", DAH5_FLOAT64, 2, dims, NULL, &ds), DAH5_ERR_INVALID_ARGUMENT, "name", "empty name");
+    dah5_dataset_options dopt;
+    ok(dah5_dataset_options_default(&dopt), "dataset options default");
+    dopt.flags = 0x80;
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, &dopt, &ds), DAH5_ERR_INVALID_ARGUMENT, "options->flags", "dataset option flag");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, rank == 1 ? 33 : 2, dims, NULL, &ds),
+               DAH5_ERR_INVALID_ARGUMENT, rank == 1 ? "ndims = 33" : "rank 1 rejected", "ndims 33 on rank 1 only");
+    uint64_t their[2] = {rank == 1 ? 16 : 8, 4};
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, their, NULL, &ds), DAH5_ERR_COLLECTIVE_MISMATCH, "dah5_dataset_create", "dims differ");
+    if (ds != NULL) {
+        fprintf(stderr, "rank %d: FAIL dataset_out written on failure\n", rank);
+        failures++;
+    }
+    ok(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, NULL, &ds), "create x");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, NULL, &d2), DAH5_ERR_ALREADY_EXISTS, "\"x\"", "dataset exists");
+    expect_all(dah5_dataset_open(file, "nope", &d2), DAH5_ERR_NOT_FOUND, "\"nope\"", "open missing dataset");
+    expect_all(dah5_dataset_open(file, NULL, &d2), DAH5_ERR_NULL_ARGUMENT, "name is NULL", "open name NULL");
+    uint64_t got[2];
+    expect(dah5_dataset_dims(ds, 1, got), DAH5_ERR_INVALID_ARGUMENT, "capacity = 1", "dims capacity");
+    expect(dah5_dataset_dims(ds, 2, NULL), DAH5_ERR_NULL_ARGUMENT, "dims_out", "dims_out NULL");
+    expect(dah5_dataset_dtype(ds, NULL), DAH5_ERR_NULL_ARGUMENT, "dtype_out", "dtype_out NULL");
+    expect(dah5_dataset_ndims(NULL, NULL), DAH5_ERR_NULL_ARGUMENT, "dataset is NULL", "ndims dataset NULL");
+
+    /* ---- blocks ---- */
+    double row[4] = {1, 2, 3, 4};
+    int32_t irow[4] = {1, 2, 3, 4};
+    uint64_t off[2] = {(uint64_t)rank % 6, 0}, cnt[2] = {1, 4};
+    uint64_t oob[2] = {5, 1}, wrap[2] = {0, UINT64_MAX};
+    expect(dah5_write_block(NULL, off, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_NULL_ARGUMENT, "dataset is NULL", "write dataset NULL");
+    expect(dah5_write_block(ds, NULL, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_NULL_ARGUMENT, "offset is NULL", "offset NULL");
+    expect(dah5_write_block(ds, off, NULL, DAH5_FLOAT64, row, 0), DAH5_ERR_NULL_ARGUMENT, "count is NULL", "count NULL");
+    expect(dah5_write_block(ds, off, cnt, DAH5_FLOAT64, NULL, 0), DAH5_ERR_NULL_ARGUMENT, "buf is NULL", "buf NULL");
+    expect(dah5_read_block(ds, off, cnt, DAH5_FLOAT64, NULL, 0), DAH5_ERR_NULL_ARGUMENT, "buf is NULL", "read buf NULL");
+    expect(dah5_write_block(ds, oob, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_OUT_OF_BOUNDS, "offset[1] + count[1] = 1 + 4 = 5 > dims[1] = 4", "out of bounds");
+    expect(dah5_write_block(ds, wrap, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_OUT_OF_BOUNDS, "wraps", "wrapping offset");
+    expect(dah5_write_block(ds, off, cnt, DAH5_INT32, irow, 0), DAH5_ERR_TYPE_MISMATCH, "DAH5_INT32 differs from the dtype DAH5_FLOAT64", "wrong dtype");
+    expect(dah5_write_block(ds, off, cnt, 0, row, 0), DAH5_ERR_INVALID_ARGUMENT, "mem_dtype = 0", "dtype 0");
+    expect(dah5_write_block(ds, off, cnt, DAH5_COMPLEX128, row, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH, "cannot be converted", "complex to float");
+    expect(dah5_write_block(ds, off, cnt, DAH5_FLOAT64, row, 0x40), DAH5_ERR_INVALID_ARGUMENT, "xfer_flags = 0x40", "unknown xfer flag");
+    /* Collective with one bad rank: every rank fails, nothing moves. */
+    expect_all(dah5_write_block(ds, rank == 1 ? oob : off, cnt, DAH5_FLOAT64, row, DAH5_COLLECTIVE),
+               DAH5_ERR_OUT_OF_BOUNDS, rank == 1 ? "dims[1] = 4" : "rank 1 rejected", "collective, rank 1 out of bounds");
+    /* Good writes: the pattern, rows split over ranks, some by conversion from int32. */
+    for (uint64_t r = (uint64_t)rank; r < 6; r += (uint64_t)size) {
+        double good[4];
+        float narrow[4]; /* exact: the pattern needs at most 15 significant bits here */
+        for (int j = 0; j < 4; j++) {
+            pattern_value(DAH5_FLOAT64, r * 4 + (uint64_t)j, &good[j]);
+            narrow[j] = (float)good[j];
+        }
+        uint64_t o[2] = {r, 0};
+        if (r % 2 == 0)
+            ok(dah5_write_block(ds, o, cnt, DAH5_FLOAT32, narrow, DAH5_CONVERT), "write float32 converted");
+        else
+            ok(dah5_write_block(ds, o, cnt, DAH5_FLOAT64, good, 0), "write");
+    }
+    uint64_t zero[2] = {6, 0}, none[2] = {0, 4};
+    ok(dah5_write_block(ds, zero, none, DAH5_FLOAT64, NULL, 0), "empty block at the end, NULL buf");
+
+    /* ---- last error ---- */
+    expect(dah5_write_block(ds, oob, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_OUT_OF_BOUNDS, "dah5_write_block (rank", "message names function and rank");
+    char small[8];
+    size_t full = dah5_last_error(small, sizeof small);
+    checks++;
+    if (full != strlen(dah5_last_error_message()) || strlen(small) != 7 || strncmp(small, dah5_last_error_message(), 7) != 0) {
+        fprintf(stderr, "rank %d: FAIL dah5_last_error truncation: %zu, \"%s\"\n", rank, full, small);
+        failures++;
+    }
+    ok(dah5_dataset_ndims(ds, &(uint32_t){0}), "success leaves the message");
+    expect(DAH5_OK, DAH5_OK, "dah5_write_block", "message kept after success");
+
+    /* ---- handles ---- */
+    dah5_dataset *copy = ds;
+    ok(dah5_dataset_close(&ds), "close x");
+    checks++;
+    if (ds != NULL) {
+        fprintf(stderr, "rank %d: FAIL close did not NULL the handle\n", rank);
+        failures++;
+    }
+    ok(dah5_dataset_close(&ds), "close of NULL handle is a no-op");
+    ok(dah5_dataset_close(NULL), "close(NULL) is a no-op");
+    expect(dah5_dataset_close(&copy), DAH5_ERR_INVALID_HANDLE, "not an open dah5_dataset", "double close");
+    expect(dah5_write_block(copy, off, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_INVALID_HANDLE, "not an open", "use after close");
+    expect(dah5_dataset_dims((dah5_dataset *)file, 2, got), DAH5_ERR_INVALID_HANDLE, "dah5_dataset", "file handle as dataset");
+    expect(dah5_file_flush((dah5_file *)(uintptr_t)0x1234), DAH5_ERR_INVALID_HANDLE, "0x1234", "made-up handle");
+    ok(dah5_dataset_open(file, "x", &ds), "reopen x");
+    ok(dah5_dataset_create(file, "grp/sub/y", DAH5_UINT8, 1, dims, NULL, &d2), "dataset in new groups");
+    dah5_file *fcopy = file;
+    ok(dah5_file_close(&file), "close file with datasets open");
+    expect(dah5_dataset_ndims(ds, &(uint32_t){0}), DAH5_ERR_INVALID_HANDLE, "not an open", "dataset after its file closed");
+    expect(dah5_file_close(&fcopy), DAH5_ERR_INVALID_HANDLE, "dah5_file", "double file close");
+
+    /* ---- read-only ---- */
+    ok(dah5_file_open(WORLD, path, DAH5_RDONLY, &file), "open read-only");
+    ok(dah5_dataset_open(file, "x", &ds), "open x read-only");
+    expect(dah5_write_block(ds, off, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_READ_ONLY, "read-only", "write to read-only file");
+    expect_all(dah5_dataset_create(file, "z", DAH5_FLOAT64, 2, dims, NULL, &d2), DAH5_ERR_READ_ONLY, "read-only", "create in read-only file");
+    double back[4];
+    ok(dah5_read_block(ds, off, cnt, DAH5_FLOAT64, back, 0), "read");
+    ok(dah5_file_close(&file), "close read-only");
+
+    /* ---- MPI finalized: a clear status, no crash ---- */
+    MPI_Barrier(MPI_COMM_WORLD);
+    int total;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    expect(dah5_file_open(WORLD, path, DAH5_RDONLY, &file), DAH5_ERR_MPI_NOT_INITIALIZED, "finalized", "after MPI_Finalize");
+    if (rank == 0)
+        printf("bad_input: %d checks a rank, %d failures over %d ranks\n", checks, total, size);
+    return total || failures ? 1 : 0;
+}
