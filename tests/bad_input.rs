@@ -1,0 +1,21 @@
+//! Bad input of every kind (tests/c/bad_input.c asserts each status and message on every
+//! rank), on 2, 3 and 4 ranks; afterwards h5py and h5dump still read the file.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn bad_input_gets_its_status_and_message_on_every_rank_and_the_file_stays_valid() {
+    let exe = build_c(&["tests/c/bad_input.c"], "bad_input");
+    for ranks in 2..=4 {
+        let dir = scratch(&format!("bad_input_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["."], &[], &dir);
+        assert!(out.contains(" 0 failures over"), "{out}");
+        // The file that took all the bad calls: valid, with the good data in it.
+        h5py_pattern(&dir, "bad.h5", "x", "float64", &[6, 4]);
+        let header = h5dump_header(&dir, "bad.h5");
+        assert!(header.contains("DATASET \"y\""), "{header}");
+        assert!(!dir.join("rank0.h5").exists(), "no file made when ranks disagree");
+    }
+}

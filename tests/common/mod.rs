@@ -1,0 +1,173 @@
+//! Shared by the integration tests: build C programs against the freshly built library, run
+//! them under `mpiexec` with a timeout, and check files with readers nobody here wrote
+//! (h5py with Debian's /usr/bin/python3, h5dump, h5ls).
+#![allow(dead_code)] // each test binary uses its own part of these helpers
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
+
+/// Every launch gets this long; a hang fails the test instead of stalling the run.
+pub const TIMEOUT_SECONDS: u32 = 120;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory holding the libdah5.so built with this test binary (target/<profile>).
+pub fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>")
+        .to_path_buf();
+    assert!(
+        dir.join("libdah5.so").exists(),
+        "{}/libdah5.so is missing: cargo builds it with the tests (crate-type cdylib)",
+        dir.display()
+    );
+    dir
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(command: &mut Command, what: &str) -> Output {
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("{what} could not start (is it installed?): {e}"))
+}
+
+/// Compile C sources with `mpicc -Wall -Wextra -Werror` against include/ and libdah5.
+pub fn build_c(sources: &[&str], exe_name: &str) -> PathBuf {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bin");
+    std::fs::create_dir_all(&out).unwrap();
+    let exe = out.join(exe_name);
+    let lib = lib_dir();
+    let output = run(
+        Command::new("mpicc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
+            .arg(format!("-I{}", root().join("include").display()))
+            .args(sources.iter().map(|s| root().join(s)))
+            .arg(format!("-L{}", lib.display()))
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
+            .arg("-ldah5")
+            .arg("-o")
+            .arg(&exe),
+        "mpicc",
+    );
+    assert!(
+        output.status.success(),
+        "mpicc failed for {sources:?}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+/// One MPI job at a time: these machines have 2 cores, and parallel jobs only make each
+/// other slow (and timeouts more likely).
+fn one_job_at_a_time() -> MutexGuard<'static, ()> {
+    static JOBS: Mutex<()> = Mutex::new(());
+    JOBS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub struct Job {
+    pub stdout: String,
+    pub stderr: String,
+    pub success: bool,
+}
+
+/// Run `exe args` under `mpiexec -n ranks` in `dir`, with `env` exported to every rank,
+/// under a timeout.
+pub fn mpiexec(ranks: u32, exe: &Path, args: &[&str], env: &[(&str, &str)], dir: &Path) -> Job {
+    let _job = one_job_at_a_time();
+    let mut command = Command::new("timeout");
+    command
+        .args(["-k", "10", &TIMEOUT_SECONDS.to_string(), "mpiexec"])
+        .args(["-n", &ranks.to_string()])
+        .current_dir(dir)
+        // Running as root (CI, containers) and more ranks than cores need Open MPI's consent.
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        // Idle ranks yield the CPU instead of spinning: oversubscribed jobs stay fast.
+        .env("OMPI_MCA_mpi_yield_when_idle", "1");
+    for (key, value) in env {
+        command.env(key, value).args(["-x", key]);
+    }
+    command.arg(exe).args(args);
+    let output = run(&mut command, "mpiexec");
+    let job = Job {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        success: output.status.success(),
+    };
+    if output.status.code() == Some(124) {
+        panic!(
+            "{} {args:?} on {ranks} ranks hung (killed after {TIMEOUT_SECONDS} s)\nstdout:\n{}\nstderr:\n{}",
+            exe.display(),
+            job.stdout,
+            job.stderr
+        );
+    }
+    job
+}
+
+/// Like [`mpiexec`], and assert success with nothing on stderr (a successful dah5 program
+/// prints nothing there: HDF5's error printing is off).
+pub fn mpiexec_ok(ranks: u32, exe: &Path, args: &[&str], env: &[(&str, &str)], dir: &Path) -> String {
+    let job = mpiexec(ranks, exe, args, env, dir);
+    assert!(
+        job.success && job.stderr.trim().is_empty(),
+        "{} {args:?} on {ranks} ranks failed or printed on stderr\nstdout:\n{}\nstderr:\n{}",
+        exe.display(),
+        job.stdout,
+        job.stderr
+    );
+    job.stdout
+}
+
+/// Run a checker script with Debian's Python (its h5py is the one built against this HDF5).
+pub fn python(script: &str, args: &[&str], dir: &Path) -> String {
+    let output = run(
+        Command::new("/usr/bin/python3")
+            .arg(root().join(script))
+            .args(args)
+            .current_dir(dir),
+        "/usr/bin/python3 (apt install python3-h5py-mpi)",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{script} {args:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Check a dataset written with the test pattern (tests/c/pattern.h) with h5py: shape in
+/// HDF5's C order, dtype, every element.
+pub fn h5py_pattern(dir: &Path, file: &str, dataset: &str, dtype: &str, storage_dims: &[u64]) {
+    let dims: Vec<String> = storage_dims.iter().map(u64::to_string).collect();
+    let mut args = vec![file, dataset, dtype];
+    args.extend(dims.iter().map(String::as_str));
+    let out = python("tests/py/check_pattern.py", &args, dir);
+    assert!(out.contains("elements match"), "{out}");
+}
+
+/// `h5dump -H` (header only) of a file, which must succeed.
+pub fn h5dump_header(dir: &Path, file: &str) -> String {
+    let output = run(
+        Command::new("h5dump").args(["-H", file]).current_dir(dir),
+        "h5dump (apt install hdf5-tools)",
+    );
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "h5dump -H {file} failed:\n{text}");
+    text
+}
