@@ -16,6 +16,9 @@ fn bad_input_gets_its_status_and_message_on_every_rank_and_the_file_stays_valid(
         h5py_pattern(&dir, "bad.h5", "x", "float64", &[6, 4]);
         let header = h5dump_header(&dir, "bad.h5");
         assert!(header.contains("DATASET \"y\""), "{header}");
-        assert!(!dir.join("rank0.h5").exists(), "no file made when ranks disagree");
+        assert!(
+            !dir.join("rank0.h5").exists(),
+            "no file made when ranks disagree"
+        );
     }
 }

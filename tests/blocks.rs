@@ -56,8 +56,32 @@ fn n_to_n_for_1_to_4_ranks_independent_and_collective() {
         for xfer in ["ind", "coll"] {
             let dir = scratch(&format!("n_to_n_{ranks}_{xfer}"));
             let dims = [10, 7];
-            run(&dir, ranks, "create", "u", "float64", "c", xfer, 0, -1, &dims, &[]);
-            run(&dir, ranks, "read", "u", "float64", "c", xfer, 0, -1, &dims, &[]);
+            run(
+                &dir,
+                ranks,
+                "create",
+                "u",
+                "float64",
+                "c",
+                xfer,
+                0,
+                -1,
+                &dims,
+                &[],
+            );
+            run(
+                &dir,
+                ranks,
+                "read",
+                "u",
+                "float64",
+                "c",
+                xfer,
+                0,
+                -1,
+                &dims,
+                &[],
+            );
             h5py_pattern(&dir, "t.h5", "u", "float64", &dims);
         }
     }
@@ -67,15 +91,45 @@ fn n_to_n_for_1_to_4_ranks_independent_and_collective() {
 fn n_to_m_write_with_4_read_with_1_2_3_and_other_axes() {
     let dir = scratch("n_to_m");
     let dims = [9, 6, 5];
-    run(&dir, 4, "create", "a/b/c", "float64", "c", "ind", 0, 2, &dims, &[]);
+    run(
+        &dir,
+        4,
+        "create",
+        "a/b/c",
+        "float64",
+        "c",
+        "ind",
+        0,
+        2,
+        &dims,
+        &[],
+    );
     h5py_pattern(&dir, "t.h5", "a/b/c", "float64", &dims);
     let header = h5dump_header(&dir, "t.h5");
     assert!(header.contains("H5T_IEEE_F64LE"), "{header}");
-    assert!(header.contains("SIMPLE { ( 9, 6, 5 ) / ( 9, 6, 5 ) }"), "{header}");
-    assert!(header.contains("GROUP \"a\"") && header.contains("GROUP \"b\""), "{header}");
+    assert!(
+        header.contains("SIMPLE { ( 9, 6, 5 ) / ( 9, 6, 5 ) }"),
+        "{header}"
+    );
+    assert!(
+        header.contains("GROUP \"a\"") && header.contains("GROUP \"b\""),
+        "{header}"
+    );
     for (ranks, axis) in [(1, 0), (2, 1), (3, 2), (3, 0)] {
         for xfer in ["ind", "coll"] {
-            run(&dir, ranks, "read", "a/b/c", "float64", "c", xfer, axis, -1, &dims, &[]);
+            run(
+                &dir,
+                ranks,
+                "read",
+                "a/b/c",
+                "float64",
+                "c",
+                xfer,
+                axis,
+                -1,
+                &dims,
+                &[],
+            );
         }
     }
 }
@@ -85,15 +139,54 @@ fn fortran_order_stores_reversed_dims_and_reads_back_the_original() {
     let dir = scratch("fortran_order");
     // A Fortran/Julia array A(nx=8, ny=5, nz=3), split over its last index.
     let dims = [8, 5, 3];
-    run(&dir, 3, "create", "f", "float32", "f", "ind", 2, -1, &dims, &[]);
+    run(
+        &dir,
+        3,
+        "create",
+        "f",
+        "float32",
+        "f",
+        "ind",
+        2,
+        -1,
+        &dims,
+        &[],
+    );
     // h5py (C order) sees (nz, ny, nx) with the same bytes.
     h5py_pattern(&dir, "t.h5", "f", "float32", &storage("f", &dims));
     let header = h5dump_header(&dir, "t.h5");
-    assert!(header.contains("SIMPLE { ( 3, 5, 8 ) / ( 3, 5, 8 ) }"), "{header}");
+    assert!(
+        header.contains("SIMPLE { ( 3, 5, 8 ) / ( 3, 5, 8 ) }"),
+        "{header}"
+    );
     // An F-order reader gets A back, split along another axis; a C-order reader the
     // reversed view.
-    run(&dir, 2, "read", "f", "float32", "f", "coll", 0, -1, &dims, &[]);
-    run(&dir, 4, "read", "f", "float32", "c", "ind", 1, 0, &storage("f", &dims), &[]);
+    run(
+        &dir,
+        2,
+        "read",
+        "f",
+        "float32",
+        "f",
+        "coll",
+        0,
+        -1,
+        &dims,
+        &[],
+    );
+    run(
+        &dir,
+        4,
+        "read",
+        "f",
+        "float32",
+        "c",
+        "ind",
+        1,
+        0,
+        &storage("f", &dims),
+        &[],
+    );
 }
 
 #[test]
@@ -103,7 +196,10 @@ fn empty_and_uneven_blocks_in_both_transfer_modes() {
         // Rank 2 has nothing; with 4 ranks over 5 rows others get 0..3 rows.
         let dims = [5, 3];
         let out = run(&dir, 4, "create", "e", "int32", "c", xfer, 0, 2, &dims, &[]);
-        assert!(out.contains("rank 2/4 create e: block offset[0]=") && out.contains("0 elements"), "{out}");
+        assert!(
+            out.contains("rank 2/4 create e: block offset[0]=") && out.contains("0 elements"),
+            "{out}"
+        );
         h5py_pattern(&dir, "t.h5", "e", "int32", &dims);
         run(&dir, 3, "read", "e", "int32", "c", xfer, 1, 1, &dims, &[]);
     }
@@ -117,25 +213,58 @@ fn forced_splitting_into_small_pieces() {
     for xfer in ["ind", "coll"] {
         let dir = scratch(&format!("split_{xfer}"));
         let dims = [7, 4, 6];
-        run(&dir, 3, "create", "s", "float64", "c", xfer, 0, -1, &dims, &env);
+        run(
+            &dir, 3, "create", "s", "float64", "c", xfer, 0, -1, &dims, &env,
+        );
         h5py_pattern(&dir, "t.h5", "s", "float64", &dims);
-        run(&dir, 2, "read", "s", "float64", "c", xfer, 1, -1, &dims, &env);
-        run(&dir, 2, "read", "s", "float64", "c", xfer, 2, -1, &dims, &[]);
+        run(
+            &dir, 2, "read", "s", "float64", "c", xfer, 1, -1, &dims, &env,
+        );
+        run(
+            &dir,
+            2,
+            "read",
+            "s",
+            "float64",
+            "c",
+            xfer,
+            2,
+            -1,
+            &dims,
+            &[],
+        );
     }
     // The variable does reach the library: a bad value is refused, not ignored.
     let dir = scratch("split_bad_env");
-    let args = ["create", "t.h5", "s", "float64", "c", "ind", "0", "-1", "4", "4"];
+    let args = [
+        "create", "t.h5", "s", "float64", "c", "ind", "0", "-1", "4", "4",
+    ];
     let job = mpiexec(2, blockio(), &args, &[("DAH5_MAX_PIECE_BYTES", "0")], &dir);
     assert!(!job.success, "{}", job.stdout);
-    assert!(job.stderr.contains("DAH5_ERR_INVALID_ARGUMENT") && job.stderr.contains("DAH5_MAX_PIECE_BYTES=\"0\""), "{}", job.stderr);
+    assert!(
+        job.stderr.contains("DAH5_ERR_INVALID_ARGUMENT")
+            && job.stderr.contains("DAH5_MAX_PIECE_BYTES=\"0\""),
+        "{}",
+        job.stderr
+    );
 }
 
 #[test]
 fn every_dtype_round_trips_and_h5py_reads_it() {
     let dir = scratch("dtypes");
     let dtypes = [
-        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
-        "float64", "complex64", "complex128",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     ];
     let dims = [6, 5];
     for (i, dtype) in dtypes.iter().enumerate() {
@@ -143,11 +272,31 @@ fn every_dtype_round_trips_and_h5py_reads_it() {
         let name = format!("types/{dtype}");
         run(&dir, 3, mode, &name, dtype, "c", "ind", 1, -1, &dims, &[]);
         h5py_pattern(&dir, "t.h5", &name, dtype, &dims);
-        run(&dir, 2, "read", &name, dtype, "f", "coll", 0, -1, &storage("f", &dims), &[]);
+        run(
+            &dir,
+            2,
+            "read",
+            &name,
+            dtype,
+            "f",
+            "coll",
+            0,
+            -1,
+            &storage("f", &dims),
+            &[],
+        );
     }
     let header = h5dump_header(&dir, "t.h5");
-    for hdf5_type in ["H5T_STD_I8LE", "H5T_STD_U64LE", "H5T_IEEE_F32LE", "H5T_COMPOUND"] {
+    for hdf5_type in [
+        "H5T_STD_I8LE",
+        "H5T_STD_U64LE",
+        "H5T_IEEE_F32LE",
+        "H5T_COMPOUND",
+    ] {
         assert!(header.contains(hdf5_type), "{hdf5_type} in\n{header}");
     }
-    assert!(header.contains("\"r\"") && header.contains("\"i\""), "complex is {{r, i}}:\n{header}");
+    assert!(
+        header.contains("\"r\"") && header.contains("\"i\""),
+        "complex is {{r, i}}:\n{header}"
+    );
 }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// Every launch gets this long; a hang fails the test instead of stalling the run.
 pub const TIMEOUT_SECONDS: u32 = 120;
@@ -14,20 +14,35 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory holding the libdah5.so built with this test binary (target/<profile>).
+/// The directory holding libdah5.so (target/<profile>). `cargo test` builds only the rlib
+/// for the tests, so the shared library is built here once (cargo allows this nested build:
+/// it holds its lock only while compiling).
 pub fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>")
-        .to_path_buf();
-    assert!(
-        dir.join("libdah5.so").exists(),
-        "{}/libdah5.so is missing: cargo builds it with the tests (crate-type cdylib)",
-        dir.display()
-    );
-    dir
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().expect("test executable path");
+            let dir = exe
+                .parent()
+                .and_then(Path::parent)
+                .expect("target/<profile>/deps/<test>")
+                .to_path_buf();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let mut build = Command::new(cargo);
+            build.args(["build", "--lib"]).current_dir(root());
+            if dir.ends_with("release") {
+                build.arg("--release");
+            }
+            let output = run(&mut build, "cargo build --lib");
+            assert!(
+                output.status.success() && dir.join("libdah5.so").exists(),
+                "building libdah5.so into {} failed:\n{}",
+                dir.display(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            dir
+        })
+        .clone()
 }
 
 /// A fresh scratch directory for one test.
@@ -121,7 +136,13 @@ pub fn mpiexec(ranks: u32, exe: &Path, args: &[&str], env: &[(&str, &str)], dir:
 
 /// Like [`mpiexec`], and assert success with nothing on stderr (a successful dah5 program
 /// prints nothing there: HDF5's error printing is off).
-pub fn mpiexec_ok(ranks: u32, exe: &Path, args: &[&str], env: &[(&str, &str)], dir: &Path) -> String {
+pub fn mpiexec_ok(
+    ranks: u32,
+    exe: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    dir: &Path,
+) -> String {
     let job = mpiexec(ranks, exe, args, env, dir);
     assert!(
         job.success && job.stderr.trim().is_empty(),
