@@ -95,11 +95,10 @@ pub fn library_version() -> String {
     }
     // SAFETY: MPI NUL-terminates the string inside `buf`.
     let text = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy();
-    // Open MPI's string has a first line with the version and more lines of build details.
-    text.lines()
+    // Open MPI's string goes on with package and build details after the first comma.
+    text.split([',', '\n'])
         .next()
         .unwrap_or("")
         .trim()
-        .trim_end_matches(',')
         .to_string()
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The dah5 demo: 4 MPI ranks write one distributed 2-D array into one HDF5 dataset (row
+# blocks of uneven sizes, one rank empty) and read it back in column blocks; then 3 ranks
+# read the same file; then h5dump shows what is in it.
+#   ./scripts/demo.sh [FILE.h5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+dah5_install_deps
+dah5_mpi_env
+
+make --no-print-directory -s examples CARGO="cargo -q"
+file=${1:-build/demo.h5}
+echo "== mpiexec -n 4: write rows, read back columns =="
+timeout 120 mpiexec -n 4 build/examples/darray_roundtrip "$file"
+echo
+echo "== mpiexec -n 3: read the same file with another number of ranks =="
+timeout 120 mpiexec -n 3 build/examples/darray_roundtrip --read "$file"
+echo
+echo "== h5dump -H $file (a reader dah5 did not write) =="
+h5dump -H "$file"
+echo
+echo "== h5dump -d /field $file =="
+h5dump -d /field "$file"
