@@ -72,3 +72,29 @@ pub(crate) fn with_last_error<R>(f: impl FnOnce(&CString) -> R) -> R {
 pub(crate) fn handle_ptr<T>(token: u64) -> *mut T {
     std::ptr::without_provenance_mut(token as usize)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_and_errors_become_statuses_with_messages() {
+        let status = boundary("dah5_test", || panic!("deliberate"));
+        assert_eq!(status, status::DAH5_ERR_PANIC);
+        let message = with_last_error(|m| m.to_string_lossy().into_owned());
+        assert!(
+            message.starts_with("dah5_test (MPI not running): internal error"),
+            "{message}"
+        );
+        assert!(message.contains("deliberate"), "{message}");
+
+        let status = boundary("dah5_other", || Err(Error::null("buf")));
+        assert_eq!(status, status::DAH5_ERR_NULL_ARGUMENT);
+        assert_eq!(boundary("dah5_fine", || Ok(())), status::DAH5_OK);
+        let message = with_last_error(|m| m.to_string_lossy().into_owned());
+        assert!(
+            message.contains("dah5_other") && message.contains("buf is NULL"),
+            "success keeps it: {message}"
+        );
+    }
+}
