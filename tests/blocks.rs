@@ -14,24 +14,14 @@ fn blockio() -> &'static PathBuf {
     EXE.get_or_init(|| build_c(&["tests/c/blockio.c"], "blockio"))
 }
 
-/// One blockio launch. `dims` are in the order named by `order`.
-#[allow(clippy::too_many_arguments)]
-fn run(
-    dir: &Path,
-    ranks: u32,
-    mode: &str,
-    dataset: &str,
-    dtype: &str,
-    order: &str,
-    xfer: &str,
-    axis: usize,
-    empty: i32,
-    dims: &[u64],
-    env: &[(&str, &str)],
-) -> String {
-    let (axis, empty) = (axis.to_string(), empty.to_string());
+/// One blockio launch. `spec` is "MODE DATASET DTYPE ORDER XFER AXIS EMPTY" (see
+/// tests/c/blockio.c); `dims` are in the ORDER's numbering.
+fn run(dir: &Path, ranks: u32, spec: &str, dims: &[u64], env: &[(&str, &str)]) -> String {
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    assert_eq!(words.len(), 7, "spec {spec:?}");
     let dims: Vec<String> = dims.iter().map(u64::to_string).collect();
-    let mut args = vec![mode, "t.h5", dataset, dtype, order, xfer, &axis, &empty];
+    let mut args = vec![words[0], "t.h5"];
+    args.extend(&words[1..]);
     args.extend(dims.iter().map(String::as_str));
     let out = mpiexec_ok(ranks, blockio(), &args, env, dir);
     assert_eq!(
@@ -59,26 +49,14 @@ fn n_to_n_for_1_to_4_ranks_independent_and_collective() {
             run(
                 &dir,
                 ranks,
-                "create",
-                "u",
-                "float64",
-                "c",
-                xfer,
-                0,
-                -1,
+                &format!("create u float64 c {xfer} 0 -1"),
                 &dims,
                 &[],
             );
             run(
                 &dir,
                 ranks,
-                "read",
-                "u",
-                "float64",
-                "c",
-                xfer,
-                0,
-                -1,
+                &format!("read u float64 c {xfer} 0 -1"),
                 &dims,
                 &[],
             );
@@ -91,19 +69,7 @@ fn n_to_n_for_1_to_4_ranks_independent_and_collective() {
 fn n_to_m_write_with_4_read_with_1_2_3_and_other_axes() {
     let dir = scratch("n_to_m");
     let dims = [9, 6, 5];
-    run(
-        &dir,
-        4,
-        "create",
-        "a/b/c",
-        "float64",
-        "c",
-        "ind",
-        0,
-        2,
-        &dims,
-        &[],
-    );
+    run(&dir, 4, "create a/b/c float64 c ind 0 2", &dims, &[]);
     h5py_pattern(&dir, "t.h5", "a/b/c", "float64", &dims);
     let header = h5dump_header(&dir, "t.h5");
     assert!(header.contains("H5T_IEEE_F64LE"), "{header}");
@@ -120,13 +86,7 @@ fn n_to_m_write_with_4_read_with_1_2_3_and_other_axes() {
             run(
                 &dir,
                 ranks,
-                "read",
-                "a/b/c",
-                "float64",
-                "c",
-                xfer,
-                axis,
-                -1,
+                &format!("read a/b/c float64 c {xfer} {axis} -1"),
                 &dims,
                 &[],
             );
@@ -139,19 +99,7 @@ fn fortran_order_stores_reversed_dims_and_reads_back_the_original() {
     let dir = scratch("fortran_order");
     // A Fortran/Julia array A(nx=8, ny=5, nz=3), split over its last index.
     let dims = [8, 5, 3];
-    run(
-        &dir,
-        3,
-        "create",
-        "f",
-        "float32",
-        "f",
-        "ind",
-        2,
-        -1,
-        &dims,
-        &[],
-    );
+    run(&dir, 3, "create f float32 f ind 2 -1", &dims, &[]);
     // h5py (C order) sees (nz, ny, nx) with the same bytes.
     h5py_pattern(&dir, "t.h5", "f", "float32", &storage("f", &dims));
     let header = h5dump_header(&dir, "t.h5");
@@ -161,29 +109,11 @@ fn fortran_order_stores_reversed_dims_and_reads_back_the_original() {
     );
     // An F-order reader gets A back, split along another axis; a C-order reader the
     // reversed view.
-    run(
-        &dir,
-        2,
-        "read",
-        "f",
-        "float32",
-        "f",
-        "coll",
-        0,
-        -1,
-        &dims,
-        &[],
-    );
+    run(&dir, 2, "read f float32 f coll 0 -1", &dims, &[]);
     run(
         &dir,
         4,
-        "read",
-        "f",
-        "float32",
-        "c",
-        "ind",
-        1,
-        0,
+        "read f float32 c ind 1 0",
         &storage("f", &dims),
         &[],
     );
@@ -193,15 +123,15 @@ fn fortran_order_stores_reversed_dims_and_reads_back_the_original() {
 fn empty_and_uneven_blocks_in_both_transfer_modes() {
     for xfer in ["ind", "coll"] {
         let dir = scratch(&format!("empty_{xfer}"));
-        // Rank 2 has nothing; with 4 ranks over 5 rows others get 0..3 rows.
+        // Rank 2 has nothing; with 4 ranks over 5 rows the others get 0 to 3 rows.
         let dims = [5, 3];
-        let out = run(&dir, 4, "create", "e", "int32", "c", xfer, 0, 2, &dims, &[]);
+        let out = run(&dir, 4, &format!("create e int32 c {xfer} 0 2"), &dims, &[]);
         assert!(
-            out.contains("rank 2/4 create e: block offset[0]=") && out.contains("0 elements"),
+            out.contains("rank 2/4 create e: block") && out.contains(" 0 elements"),
             "{out}"
         );
         h5py_pattern(&dir, "t.h5", "e", "int32", &dims);
-        run(&dir, 3, "read", "e", "int32", "c", xfer, 1, 1, &dims, &[]);
+        run(&dir, 3, &format!("read e int32 c {xfer} 1 1"), &dims, &[]);
     }
 }
 
@@ -214,22 +144,24 @@ fn forced_splitting_into_small_pieces() {
         let dir = scratch(&format!("split_{xfer}"));
         let dims = [7, 4, 6];
         run(
-            &dir, 3, "create", "s", "float64", "c", xfer, 0, -1, &dims, &env,
+            &dir,
+            3,
+            &format!("create s float64 c {xfer} 0 -1"),
+            &dims,
+            &env,
         );
         h5py_pattern(&dir, "t.h5", "s", "float64", &dims);
         run(
-            &dir, 2, "read", "s", "float64", "c", xfer, 1, -1, &dims, &env,
+            &dir,
+            2,
+            &format!("read s float64 c {xfer} 1 -1"),
+            &dims,
+            &env,
         );
         run(
             &dir,
             2,
-            "read",
-            "s",
-            "float64",
-            "c",
-            xfer,
-            2,
-            -1,
+            &format!("read s float64 c {xfer} 2 -1"),
             &dims,
             &[],
         );
@@ -270,18 +202,18 @@ fn every_dtype_round_trips_and_h5py_reads_it() {
     for (i, dtype) in dtypes.iter().enumerate() {
         let mode = if i == 0 { "create" } else { "add" };
         let name = format!("types/{dtype}");
-        run(&dir, 3, mode, &name, dtype, "c", "ind", 1, -1, &dims, &[]);
+        run(
+            &dir,
+            3,
+            &format!("{mode} {name} {dtype} c ind 1 -1"),
+            &dims,
+            &[],
+        );
         h5py_pattern(&dir, "t.h5", &name, dtype, &dims);
         run(
             &dir,
             2,
-            "read",
-            &name,
-            dtype,
-            "f",
-            "coll",
-            0,
-            -1,
+            &format!("read {name} {dtype} f coll 0 -1"),
             &storage("f", &dims),
             &[],
         );
