@@ -139,6 +139,16 @@ int main(int argc, char **argv)
         failures++;
     }
     ok(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, NULL, &ds), "create x");
+    /* Ranks making different collective calls at the same point: rank 0 flushes while the
+     * others close the dataset. Both calls fail everywhere and nothing happens. */
+    dah5_dataset *keep = ds;
+    expect_all(rank == 0 ? dah5_file_flush(file) : dah5_dataset_close(&ds), DAH5_ERR_COLLECTIVE_MISMATCH,
+               "different collective call", "different calls on different ranks");
+    checks++;
+    if (ds != keep) {
+        fprintf(stderr, "rank %d: FAIL a refused close changed the handle\n", rank);
+        failures++;
+    }
     expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, NULL, &d2), DAH5_ERR_ALREADY_EXISTS, "\"x\"", "dataset exists");
     expect_all(dah5_dataset_open(file, "nope", &d2), DAH5_ERR_NOT_FOUND, "\"nope\"", "open missing dataset");
     expect_all(dah5_dataset_open(file, NULL, &d2), DAH5_ERR_NULL_ARGUMENT, "name is NULL", "open name NULL");
