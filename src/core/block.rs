@@ -48,7 +48,6 @@ pub struct BlockRequest<'a> {
 /// The block in storage order, cut into pieces.
 struct Plan<'a> {
     pieces: Vec<Piece>,
-    elem_size: usize,
     mem_dtype: Dtype,
     buffer: Buffer<'a>,
 }
@@ -111,13 +110,9 @@ impl Dataset {
                 ),
             ));
         }
-        check_block(&self.dims(), &request.offset, &request.count).map_err(|e| {
-            e.context(format_args!(
-                "dataset {:?} dims {:?}",
-                self.name(),
-                self.dims()
-            ))
-        })?;
+        let dims = self.dims();
+        check_block(&dims, &request.offset, &request.count)
+            .map_err(|e| e.context(format_args!("dataset {:?} dims {dims:?}", self.name())))?;
         let expected = byte_len(&request.count, mem.size(), "count")?;
         let actual = match &request.buffer {
             Buffer::Source(b) => b.len(),
@@ -137,7 +132,6 @@ impl Dataset {
         );
         Ok(Plan {
             pieces,
-            elem_size: mem.size(),
             mem_dtype: mem,
             buffer: request.buffer,
         })
@@ -191,7 +185,7 @@ impl Dataset {
             let result = (|| {
                 let (selected, mem_space, range) = match piece {
                     Some(p) => {
-                        let len = byte_len(&p.count, plan.elem_size, "piece")?;
+                        let len = byte_len(&p.count, plan.mem_dtype.size(), "piece")?;
                         (
                             h5::space::select_block(&file_space, &p.offset, &p.count)?,
                             h5::space::simple(&p.count)?,

@@ -39,13 +39,6 @@ pub struct FileRequest {
 }
 
 impl FileRequest {
-    fn operation(&self) -> &'static str {
-        match self.access {
-            Access::Create { .. } => "dah5_file_create",
-            Access::Open { .. } => "dah5_file_open",
-        }
-    }
-
     fn validate(self) -> Result<FileRequest> {
         if self.path.is_empty() {
             return Err(Error::invalid("path is empty"));
@@ -56,12 +49,12 @@ impl FileRequest {
         Ok(self)
     }
 
-    fn digest(&self) -> u64 {
+    fn digest(&self, operation: &str) -> u64 {
         let (mode, flag) = match self.access {
             Access::Create { truncate } => (0, truncate),
             Access::Open { writable } => (1, writable),
         };
-        Digest::of(self.operation())
+        Digest::of(operation)
             .bytes(self.path.as_bytes())
             .u64s(&[mode, flag as u64, (self.order == Order::Fortran) as u64])
             .u64s(&[self.alignment_threshold, self.alignment])
@@ -108,12 +101,18 @@ pub struct CloseAgreed {
 
 impl File {
     /// Create or open (collective over the communicator with Fortran handle `comm`).
-    /// `request` is this rank's arguments, or the reason they are invalid here.
+    /// `operation` is the C function's name, for the agreement and its messages; `request`
+    /// is this rank's arguments, or the reason they are invalid here.
     pub fn open(comm: i32, operation: &str, request: Result<FileRequest>) -> Result<File> {
         mpi::ensure_active()?;
         let comm = Comm::from_fortran(comm)?;
         let request = request.and_then(FileRequest::validate);
-        agree(&comm, operation, request.as_ref().map(|r| r.digest()), &[])?;
+        agree(
+            &comm,
+            operation,
+            request.as_ref().map(|r| r.digest(operation)),
+            &[],
+        )?;
         let request = request?;
         let fapl =
             h5::plist::file_access(comm.raw(), request.alignment_threshold, request.alignment)?;

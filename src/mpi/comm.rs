@@ -28,9 +28,8 @@ impl Comm {
     /// Dup the communicator whose Fortran handle is `handle` (collective over it).
     pub fn from_fortran(handle: i32) -> Result<Comm> {
         // SAFETY: MPI is active (checked by the caller); f2c of an unknown handle returns
-        // MPI_COMM_NULL, which is checked below.
+        // MPI_COMM_NULL, or (Open MPI) a NULL pointer: both are checked below.
         let user = unsafe { MPI_Comm_f2c(handle) };
-        // Open MPI's f2c returns a NULL pointer (not MPI_COMM_NULL) for an unknown handle.
         // SAFETY: reading an MPI predefined handle.
         if user == unsafe { RSMPI_COMM_NULL } || all_zero_bytes(&user) {
             return Err(Error::invalid(format!(
@@ -78,7 +77,7 @@ impl Comm {
 /// Whether a handle value is all zero bytes: a NULL pointer where handles are pointers (Open
 /// MPI), the never-valid 0 where they are integers (MPICH).
 fn all_zero_bytes<T: Copy>(value: &T) -> bool {
-    // SAFETY: any initialized `Copy` value may be read as its bytes.
+    // SAFETY: only used on MPI handles (a pointer or an integer): initialized, no padding.
     let bytes = unsafe {
         std::slice::from_raw_parts((value as *const T).cast::<u8>(), std::mem::size_of::<T>())
     };
