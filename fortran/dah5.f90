@@ -1,0 +1,794 @@
+! dah5.f90: the Fortran module of dah5 (one source file; compile it with your mpif90).
+!
+!   mpif90 -c dah5.f90                      (makes dah5.mod and dah5.o)
+!   mpif90 prog.f90 dah5.o -ldah5 ...       (see README.md, "Fortran")
+!
+! Two layers:
+!  - dah5_c_*: bind(C) interfaces to every function of include/dah5.h, argument for
+!    argument (tests/abi checks them against the header). Use them only for what the
+!    wrappers do not offer.
+!  - the wrappers (dah5_file_create, dah5_write_block, ...): character(len=*) names,
+!    integer communicators (from `use mpi`, or `comm%MPI_VAL` from `use mpi_f08`),
+!    1-based index ranges lo(:) .. hi(:) as from lbound/ubound, generic transfers for
+!    real32/real64/complex/int32/int64 arrays of any rank, and an optional `ierr`. Without
+!    `ierr` a failure stops the program (error stop) with the library's message.
+!
+! Every file is opened in Fortran order (DAH5_ORDER_F): an array A(nx, ny) is stored as HDF5
+! dims (ny, nx) with the same bytes, exactly as HDF5's own Fortran API does, so h5py shows the
+! transpose and Fortran/Julia readers get A(nx, ny) back.
+!
+! Which calls are collective is the same as in dah5.h: file and dataset create/open/close
+! and flush are collective over the file's communicator; block transfers are independent
+! unless flags=DAH5_COLLECTIVE; the query functions are local.
+module dah5
+  use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
+       c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
+  implicit none
+  private
+
+  ! ---- Constants: the #defines of dah5.h, same names and values (tests/abi checks). ----
+  integer(c_int32_t), parameter, public :: DAH5_VERSION_MAJOR = 0
+  integer(c_int32_t), parameter, public :: DAH5_VERSION_MINOR = 1
+  integer(c_int32_t), parameter, public :: DAH5_VERSION_PATCH = 0
+  integer(c_int32_t), parameter, public :: DAH5_VERSION_NUMBER = 100
+  ! File flags.
+  integer(c_int32_t), parameter, public :: DAH5_RDONLY = 1
+  integer(c_int32_t), parameter, public :: DAH5_RDWR = 2
+  integer(c_int32_t), parameter, public :: DAH5_TRUNC = 4
+  integer(c_int32_t), parameter, public :: DAH5_ORDER_F = 16
+  ! Transfer flags.
+  integer(c_int32_t), parameter, public :: DAH5_INDEPENDENT = 0
+  integer(c_int32_t), parameter, public :: DAH5_COLLECTIVE = 1
+  integer(c_int32_t), parameter, public :: DAH5_CONVERT = 2
+  ! Dataset option flags.
+  integer(c_int32_t), parameter, public :: DAH5_FILL_ZEROS = 1
+  ! Element types.
+  integer(c_int32_t), parameter, public :: DAH5_INT8 = 1
+  integer(c_int32_t), parameter, public :: DAH5_INT16 = 2
+  integer(c_int32_t), parameter, public :: DAH5_INT32 = 3
+  integer(c_int32_t), parameter, public :: DAH5_INT64 = 4
+  integer(c_int32_t), parameter, public :: DAH5_UINT8 = 5
+  integer(c_int32_t), parameter, public :: DAH5_UINT16 = 6
+  integer(c_int32_t), parameter, public :: DAH5_UINT32 = 7
+  integer(c_int32_t), parameter, public :: DAH5_UINT64 = 8
+  integer(c_int32_t), parameter, public :: DAH5_FLOAT32 = 9
+  integer(c_int32_t), parameter, public :: DAH5_FLOAT64 = 10
+  integer(c_int32_t), parameter, public :: DAH5_COMPLEX64 = 11
+  integer(c_int32_t), parameter, public :: DAH5_COMPLEX128 = 12
+  integer(c_int32_t), parameter, public :: DAH5_MAX_NDIMS = 32
+  integer(c_int32_t), parameter, public :: DAH5_FILE_OPTIONS_VERSION = 1
+  integer(c_int32_t), parameter, public :: DAH5_DATASET_OPTIONS_VERSION = 1
+  ! Status codes.
+  integer(c_int32_t), parameter, public :: DAH5_OK = 0
+  integer(c_int32_t), parameter, public :: DAH5_ERR_INVALID_ARGUMENT = -1
+  integer(c_int32_t), parameter, public :: DAH5_ERR_NULL_ARGUMENT = -2
+  integer(c_int32_t), parameter, public :: DAH5_ERR_INVALID_HANDLE = -3
+  integer(c_int32_t), parameter, public :: DAH5_ERR_OUT_OF_BOUNDS = -4
+  integer(c_int32_t), parameter, public :: DAH5_ERR_TYPE_MISMATCH = -5
+  integer(c_int32_t), parameter, public :: DAH5_ERR_NOT_FOUND = -6
+  integer(c_int32_t), parameter, public :: DAH5_ERR_ALREADY_EXISTS = -7
+  integer(c_int32_t), parameter, public :: DAH5_ERR_READ_ONLY = -8
+  integer(c_int32_t), parameter, public :: DAH5_ERR_NOT_HDF5 = -9
+  integer(c_int32_t), parameter, public :: DAH5_ERR_TRUNCATED = -10
+  integer(c_int32_t), parameter, public :: DAH5_ERR_NO_SPACE = -11
+  integer(c_int32_t), parameter, public :: DAH5_ERR_PERMISSION = -12
+  integer(c_int32_t), parameter, public :: DAH5_ERR_COLLECTIVE_MISMATCH = -13
+  integer(c_int32_t), parameter, public :: DAH5_ERR_HDF5 = -14
+  integer(c_int32_t), parameter, public :: DAH5_ERR_MPI = -15
+  integer(c_int32_t), parameter, public :: DAH5_ERR_IO = -16
+  integer(c_int32_t), parameter, public :: DAH5_ERR_MPI_NOT_INITIALIZED = -17
+  integer(c_int32_t), parameter, public :: DAH5_ERR_ABI_MISMATCH = -18
+  integer(c_int32_t), parameter, public :: DAH5_ERR_PANIC = -19
+  integer(c_int32_t), parameter, public :: DAH5_ERR_COLLECTIVE_TIMEOUT = -20
+
+  ! ---- Option structs (interoperable; unsigned C fields are signed here, same bits). ----
+  type, bind(C), public :: dah5_dataset_options
+     integer(c_int32_t) :: version = DAH5_DATASET_OPTIONS_VERSION
+     integer(c_int32_t) :: flags = 0
+  end type dah5_dataset_options
+
+  type, bind(C), public :: dah5_file_options
+     integer(c_int32_t) :: version = DAH5_FILE_OPTIONS_VERSION
+     integer(c_int32_t) :: reserved = 0
+     integer(c_int64_t) :: alignment_threshold = 1048576
+     integer(c_int64_t) :: alignment = 1048576
+  end type dah5_file_options
+
+  ! ---- Handles: the library's opaque pointers, typed so a file is never a dataset. ----
+  type, public :: dah5_file
+     type(c_ptr) :: ptr = c_null_ptr
+  end type dah5_file
+
+  type, public :: dah5_dataset
+     type(c_ptr) :: ptr = c_null_ptr
+  end type dah5_dataset
+
+  ! ---- The C ABI, one interface per exported function, in dah5.h's order. ----
+  public :: dah5_c_write_block, dah5_c_read_block, dah5_c_dataset_options_default, &
+       dah5_c_dataset_create, dah5_c_dataset_open, dah5_c_dataset_close, dah5_c_dataset_dtype, &
+       dah5_c_dataset_ndims, dah5_c_dataset_dims, dah5_c_file_options_default, &
+       dah5_c_file_create, dah5_c_file_create_with, dah5_c_file_open, dah5_c_file_open_with, &
+       dah5_c_file_flush, dah5_c_file_close, dah5_c_version, dah5_c_version_string, &
+       dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message
+  interface
+     function dah5_c_write_block(dataset, offset, count, mem_dtype, buf, xfer_flags) &
+          bind(C, name="dah5_write_block") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int64_t), intent(in) :: offset(*)
+       integer(c_int64_t), intent(in) :: count(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: xfer_flags
+       integer(c_int32_t) :: status
+     end function dah5_c_write_block
+
+     function dah5_c_read_block(dataset, offset, count, mem_dtype, buf, xfer_flags) &
+          bind(C, name="dah5_read_block") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int64_t), intent(in) :: offset(*)
+       integer(c_int64_t), intent(in) :: count(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: xfer_flags
+       integer(c_int32_t) :: status
+     end function dah5_c_read_block
+
+     function dah5_c_dataset_options_default(options_out) &
+          bind(C, name="dah5_dataset_options_default") result(status)
+       import :: c_int32_t, dah5_dataset_options
+       type(dah5_dataset_options), intent(inout) :: options_out
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_options_default
+
+     function dah5_c_dataset_create(file, name, dtype, ndims, dims, options, dataset_out) &
+          bind(C, name="dah5_dataset_create") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       integer(c_int32_t), value :: dtype
+       integer(c_int32_t), value :: ndims
+       integer(c_int64_t), intent(in) :: dims(*)
+       type(dah5_dataset_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_create
+
+     function dah5_c_dataset_open(file, name, dataset_out) &
+          bind(C, name="dah5_dataset_open") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_open
+
+     function dah5_c_dataset_close(dataset) bind(C, name="dah5_dataset_close") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), intent(inout) :: dataset
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_close
+
+     function dah5_c_dataset_dtype(dataset, dtype_out) &
+          bind(C, name="dah5_dataset_dtype") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), intent(inout) :: dtype_out
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_dtype
+
+     function dah5_c_dataset_ndims(dataset, ndims_out) &
+          bind(C, name="dah5_dataset_ndims") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), intent(inout) :: ndims_out
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_ndims
+
+     function dah5_c_dataset_dims(dataset, capacity, dims_out) &
+          bind(C, name="dah5_dataset_dims") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: capacity
+       integer(c_int64_t), intent(inout) :: dims_out(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_dims
+
+     function dah5_c_file_options_default(options_out) &
+          bind(C, name="dah5_file_options_default") result(status)
+       import :: c_int32_t, dah5_file_options
+       type(dah5_file_options), intent(inout) :: options_out
+       integer(c_int32_t) :: status
+     end function dah5_c_file_options_default
+
+     function dah5_c_file_create(comm, path, flags, file_out) &
+          bind(C, name="dah5_file_create") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       integer(c_int32_t), value :: comm
+       character(kind=c_char), intent(in) :: path(*)
+       integer(c_int32_t), value :: flags
+       type(c_ptr), intent(inout) :: file_out
+       integer(c_int32_t) :: status
+     end function dah5_c_file_create
+
+     function dah5_c_file_create_with(comm, path, flags, options, file_out) &
+          bind(C, name="dah5_file_create_with") result(status)
+       import :: c_int32_t, c_char, c_ptr, dah5_file_options
+       integer(c_int32_t), value :: comm
+       character(kind=c_char), intent(in) :: path(*)
+       integer(c_int32_t), value :: flags
+       type(dah5_file_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: file_out
+       integer(c_int32_t) :: status
+     end function dah5_c_file_create_with
+
+     function dah5_c_file_open(comm, path, flags, file_out) &
+          bind(C, name="dah5_file_open") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       integer(c_int32_t), value :: comm
+       character(kind=c_char), intent(in) :: path(*)
+       integer(c_int32_t), value :: flags
+       type(c_ptr), intent(inout) :: file_out
+       integer(c_int32_t) :: status
+     end function dah5_c_file_open
+
+     function dah5_c_file_open_with(comm, path, flags, options, file_out) &
+          bind(C, name="dah5_file_open_with") result(status)
+       import :: c_int32_t, c_char, c_ptr, dah5_file_options
+       integer(c_int32_t), value :: comm
+       character(kind=c_char), intent(in) :: path(*)
+       integer(c_int32_t), value :: flags
+       type(dah5_file_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: file_out
+       integer(c_int32_t) :: status
+     end function dah5_c_file_open_with
+
+     function dah5_c_file_flush(file) bind(C, name="dah5_file_flush") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: file
+       integer(c_int32_t) :: status
+     end function dah5_c_file_flush
+
+     function dah5_c_file_close(file) bind(C, name="dah5_file_close") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), intent(inout) :: file
+       integer(c_int32_t) :: status
+     end function dah5_c_file_close
+
+     function dah5_c_version() bind(C, name="dah5_version") result(version)
+       import :: c_int32_t
+       integer(c_int32_t) :: version
+     end function dah5_c_version
+
+     function dah5_c_version_string() bind(C, name="dah5_version_string") result(text)
+       import :: c_ptr
+       type(c_ptr) :: text
+     end function dah5_c_version_string
+
+     function dah5_c_status_name(status) bind(C, name="dah5_status_name") result(text)
+       import :: c_int32_t, c_ptr
+       integer(c_int32_t), value :: status
+       type(c_ptr) :: text
+     end function dah5_c_status_name
+
+     function dah5_c_last_error(buf, len) bind(C, name="dah5_last_error") result(full_len)
+       import :: c_size_t, c_char
+       character(kind=c_char), intent(inout) :: buf(*)
+       integer(c_size_t), value :: len
+       integer(c_size_t) :: full_len
+     end function dah5_c_last_error
+
+     function dah5_c_last_error_message() bind(C, name="dah5_last_error_message") result(text)
+       import :: c_ptr
+       type(c_ptr) :: text
+     end function dah5_c_last_error_message
+  end interface
+
+  ! From libc, to read the library's static strings.
+  interface
+     function c_strlen(text) bind(C, name="strlen") result(length)
+       import :: c_ptr, c_size_t
+       type(c_ptr), value :: text
+       integer(c_size_t) :: length
+     end function c_strlen
+  end interface
+
+  ! ---- The Fortran API. ----
+  public :: dah5_file_create, dah5_file_open, dah5_file_flush, dah5_file_close
+  public :: dah5_dataset_create, dah5_dataset_open, dah5_dataset_close
+  public :: dah5_dataset_dtype, dah5_dataset_dims
+  public :: dah5_file_options_default, dah5_dataset_options_default
+  public :: dah5_write_block, dah5_read_block
+  public :: dah5_version, dah5_version_string, dah5_status_name, dah5_error_message
+
+  !> call dah5_write_block(dset, lo, hi, a [, flags] [, ierr])
+  !> Write a(:, ...) as the block lo(1):hi(1), lo(2):hi(2), ... (1-based global indices) of
+  !> dset. Independent unless flags = DAH5_COLLECTIVE (then every rank calls; a rank with
+  !> nothing to write passes an empty array and hi = lo - 1). A non-contiguous array
+  !> section is copied into a temporary by the compiler; a contiguous one is not copied.
+  interface dah5_write_block
+     module procedure write_real32, write_real64, write_complex64, write_complex128, &
+          write_int32, write_int64
+  end interface dah5_write_block
+
+  !> call dah5_read_block(dset, lo, hi, a [, flags] [, ierr]): the inverse of dah5_write_block.
+  interface dah5_read_block
+     module procedure read_real32, read_real64, read_complex64, read_complex128, &
+          read_int32, read_int64
+  end interface dah5_read_block
+
+  ! The message of the last failed wrapper call (the library's, or the wrapper's own).
+  character(len=:), allocatable, save :: last_message
+
+contains
+
+  ! ---- Files (collective over comm / the file's communicator). ----
+
+  !> Create `path` for parallel I/O (collective over comm). flags: 0 (default: fail if the
+  !> file exists) or DAH5_TRUNC. Fortran order is always on.
+  subroutine dah5_file_create(comm, path, file, flags, options, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: path
+    type(dah5_file), intent(inout) :: file
+    integer, intent(in), optional :: flags
+    type(dah5_file_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_create_with(int(comm, c_int32_t), c_string(path), &
+         file_flags(flags, 0), file_options(options), file%ptr), ierr)
+  end subroutine dah5_file_create
+
+  !> Open `path` (collective over comm). flags: DAH5_RDONLY (default) or DAH5_RDWR.
+  subroutine dah5_file_open(comm, path, file, flags, options, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: path
+    type(dah5_file), intent(inout) :: file
+    integer, intent(in), optional :: flags
+    type(dah5_file_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_open_with(int(comm, c_int32_t), c_string(path), &
+         file_flags(flags, DAH5_RDONLY), file_options(options), file%ptr), ierr)
+  end subroutine dah5_file_open
+
+  !> Write everything HDF5 holds for the file to storage (collective).
+  subroutine dah5_file_flush(file, ierr)
+    type(dah5_file), intent(in) :: file
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_flush(file%ptr), ierr)
+  end subroutine dah5_file_flush
+
+  !> Close the file and its open datasets (collective); file becomes null.
+  subroutine dah5_file_close(file, ierr)
+    type(dah5_file), intent(inout) :: file
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_close(file%ptr), ierr)
+  end subroutine dah5_file_close
+
+  subroutine dah5_file_options_default(options, ierr)
+    type(dah5_file_options), intent(out) :: options
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_options_default(options), ierr)
+  end subroutine dah5_file_options_default
+
+  ! ---- Datasets. ----
+
+  !> Create dataset `name` of `dtype` (DAH5_FLOAT64, ...) with Fortran-order dims, e.g.
+  !> [nx, ny] for A(nx, ny) (collective; intermediate groups are created).
+  subroutine dah5_dataset_create(file, name, dtype, dims, dset, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: dtype
+    integer(int64), intent(in) :: dims(:)
+    type(dah5_dataset), intent(inout) :: dset
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(dah5_dataset_options) :: chosen
+    if (present(options)) chosen = options
+    call finish(dah5_c_dataset_create(file%ptr, c_string(name), int(dtype, c_int32_t), &
+         size(dims, kind=c_int32_t), dims, chosen, dset%ptr), ierr)
+  end subroutine dah5_dataset_create
+
+  !> Open an existing dataset (collective).
+  subroutine dah5_dataset_open(file, name, dset, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_dataset_open(file%ptr, c_string(name), dset%ptr), ierr)
+  end subroutine dah5_dataset_open
+
+  !> Close a dataset (collective); dset becomes null.
+  subroutine dah5_dataset_close(dset, ierr)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_dataset_close(dset%ptr), ierr)
+  end subroutine dah5_dataset_close
+
+  subroutine dah5_dataset_options_default(options, ierr)
+    type(dah5_dataset_options), intent(out) :: options
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_dataset_options_default(options), ierr)
+  end subroutine dah5_dataset_options_default
+
+  !> The dataset's element type (local).
+  subroutine dah5_dataset_dtype(dset, dtype, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer, intent(out) :: dtype
+    integer, intent(out), optional :: ierr
+    integer(c_int32_t) :: value
+    integer(c_int32_t) :: status
+    value = 0
+    status = dah5_c_dataset_dtype(dset%ptr, value)
+    dtype = int(value)
+    call finish(status, ierr)
+  end subroutine dah5_dataset_dtype
+
+  !> The dataset's extents in Fortran order (local); dims is (re)allocated to ndims.
+  subroutine dah5_dataset_dims(dset, dims, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), allocatable, intent(out) :: dims(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: all_dims(DAH5_MAX_NDIMS)
+    integer(c_int32_t) :: ndims, status
+    ndims = 0
+    status = dah5_c_dataset_ndims(dset%ptr, ndims)
+    if (status == DAH5_OK) status = dah5_c_dataset_dims(dset%ptr, DAH5_MAX_NDIMS, all_dims)
+    if (status == DAH5_OK) then
+       dims = all_dims(1:ndims)
+    else
+       allocate (dims(0))
+    end if
+    call finish(status, ierr)
+  end subroutine dah5_dataset_dims
+
+  ! ---- Block transfers: one specific per type; the array may have any rank. ----
+
+  subroutine write_real32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_FLOAT32, buf, flags, ierr)
+  end subroutine write_real32
+
+  subroutine write_real64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_FLOAT64, buf, flags, ierr)
+  end subroutine write_real64
+
+  subroutine write_complex64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    complex(real32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_COMPLEX64, buf, flags, ierr)
+  end subroutine write_complex64
+
+  subroutine write_complex128(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    complex(real64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_COMPLEX128, buf, flags, ierr)
+  end subroutine write_complex128
+
+  subroutine write_int32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer(int32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_INT32, buf, flags, ierr)
+  end subroutine write_int32
+
+  subroutine write_int64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer(int64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.true., dset, lo, hi, shape(a, int64), DAH5_INT64, buf, flags, ierr)
+  end subroutine write_int64
+
+  subroutine read_real32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_FLOAT32, buf, flags, ierr)
+  end subroutine read_real32
+
+  subroutine read_real64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_FLOAT64, buf, flags, ierr)
+  end subroutine read_real64
+
+  subroutine read_complex64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    complex(real32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_COMPLEX64, buf, flags, ierr)
+  end subroutine read_complex64
+
+  subroutine read_complex128(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    complex(real64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_COMPLEX128, buf, flags, ierr)
+  end subroutine read_complex128
+
+  subroutine read_int32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer(int32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_INT32, buf, flags, ierr)
+  end subroutine read_int32
+
+  subroutine read_int64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer(int64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer(.false., dset, lo, hi, shape(a, int64), DAH5_INT64, buf, flags, ierr)
+  end subroutine read_int64
+
+  ! The shared body of every transfer: check that lo, hi and the array agree with each other
+  ! and with the dataset's rank, convert 1-based lo..hi to 0-based offset/count, and call the
+  ! library. When this wrapper finds an error in a collective transfer, the rank still takes
+  ! part (with an empty block), so the other ranks finish instead of waiting for it; the
+  ! error is returned on this rank.
+  subroutine transfer(write, dset, lo, hi, array_shape, dtype, buf, flags, ierr)
+    logical, intent(in) :: write
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:), hi(:), array_shape(:)
+    integer(c_int32_t), intent(in) :: dtype
+    type(c_ptr), intent(in) :: buf
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: offset(DAH5_MAX_NDIMS), count(DAH5_MAX_NDIMS)
+    integer(c_int32_t) :: ndims, xfer, status
+    character(len=:), allocatable :: problem
+    xfer = 0
+    if (present(flags)) xfer = int(flags, c_int32_t)
+    ndims = 0
+    status = dah5_c_dataset_ndims(dset%ptr, ndims)
+    if (status /= DAH5_OK) then
+       call finish(status, ierr)
+       return
+    end if
+    problem = block_problem(ndims, lo, hi, array_shape)
+    offset = 0
+    count = 0
+    if (len(problem) == 0) then
+       count(1:ndims) = max(hi - lo + 1, 0_int64)
+       offset(1:ndims) = max(lo - 1, 0_int64)
+    else if (iand(xfer, DAH5_COLLECTIVE) == 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+       return
+    end if
+    if (write) then
+       status = dah5_c_write_block(dset%ptr, offset, count, dtype, buf, xfer)
+    else
+       status = dah5_c_read_block(dset%ptr, offset, count, dtype, buf, xfer)
+    end if
+    if (status == DAH5_OK .and. len(problem) > 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+    else
+       call finish(status, ierr)
+    end if
+  end subroutine transfer
+
+  ! Why lo, hi and the array cannot describe one block of an ndims-dimensional dataset, or
+  ! "" when they can. An empty range (hi = lo - 1) is an empty block.
+  function block_problem(ndims, lo, hi, array_shape) result(problem)
+    integer(c_int32_t), intent(in) :: ndims
+    integer(int64), intent(in) :: lo(:), hi(:), array_shape(:)
+    character(len=:), allocatable :: problem
+    if (size(lo) /= ndims .or. size(hi) /= ndims .or. size(array_shape) /= ndims) then
+       problem = "dah5_write_block/dah5_read_block (Fortran): the dataset has " // &
+            itoa(int(ndims, int64)) // " dimensions, but lo has " // itoa(size(lo, kind=int64)) // &
+            ", hi " // itoa(size(hi, kind=int64)) // " and the array " // &
+            itoa(size(array_shape, kind=int64))
+    else if (any(max(hi - lo + 1, 0_int64) /= array_shape)) then
+       problem = "dah5_write_block/dah5_read_block (Fortran): the block lo:hi has extents (" // &
+            itoa_list(max(hi - lo + 1, 0_int64)) // ") but the array has shape (" // &
+            itoa_list(array_shape) // ")"
+    else if (all(array_shape > 0) .and. any(lo < 1)) then
+       problem = "dah5_write_block/dah5_read_block (Fortran): lo = (" // itoa_list(lo) // &
+            ") is below 1 (indices are 1-based)"
+    else
+       problem = ""
+    end if
+  end function block_problem
+
+  ! ---- Library information and errors (local). ----
+
+  !> The running library's version, major * 10000 + minor * 100 + patch.
+  integer function dah5_version()
+    dah5_version = int(dah5_c_version())
+  end function dah5_version
+
+  !> "dah5 0.1.0; HDF5 1.10.8; Open MPI v4.1.4".
+  function dah5_version_string() result(text)
+    character(len=:), allocatable :: text
+    call copy_c_string(dah5_c_version_string(), text)
+  end function dah5_version_string
+
+  !> "DAH5_ERR_OUT_OF_BOUNDS" for DAH5_ERR_OUT_OF_BOUNDS, ...
+  function dah5_status_name(status) result(text)
+    integer, intent(in) :: status
+    character(len=:), allocatable :: text
+    call copy_c_string(dah5_c_status_name(int(status, c_int32_t)), text)
+  end function dah5_status_name
+
+  !> What the last failed call of this module said (names the function, the rank, the bad
+  !> value, and what HDF5 or MPI reported underneath); "" if none failed.
+  function dah5_error_message() result(text)
+    character(len=:), allocatable :: text
+    if (allocated(last_message)) then
+       text = last_message
+    else
+       text = ""
+    end if
+  end function dah5_error_message
+
+  ! ---- Helpers. ----
+
+  ! Report `status`: into ierr when present; otherwise stop the program if it is an error.
+  subroutine finish(status, ierr)
+    integer(c_int32_t), intent(in) :: status
+    integer, intent(out), optional :: ierr
+    if (status /= DAH5_OK) then
+       call fail(status, library_message(), ierr)
+    else if (present(ierr)) then
+       ierr = DAH5_OK
+    end if
+  end subroutine finish
+
+  subroutine fail(status, message, ierr)
+    integer(c_int32_t), intent(in) :: status
+    character(len=*), intent(in) :: message
+    integer, intent(out), optional :: ierr
+    character(len=:), allocatable :: name
+    last_message = message
+    if (present(ierr)) then
+       ierr = int(status)
+    else
+       ! (The name in a variable first: gfortran 12 crashes on a function call in error stop.)
+       name = dah5_status_name(int(status))
+       error stop "dah5: " // name // ": " // message
+    end if
+  end subroutine fail
+
+  ! The library's last error message, copied with dah5_last_error.
+  function library_message() result(text)
+    character(len=:), allocatable :: text
+    character(kind=c_char), allocatable :: buf(:)
+    integer(c_size_t) :: length
+    integer :: i
+    allocate (buf(1))
+    length = dah5_c_last_error(buf, 0_c_size_t)
+    deallocate (buf)
+    allocate (buf(length + 1))
+    length = dah5_c_last_error(buf, size(buf, kind=c_size_t))
+    allocate (character(len=length) :: text)
+    do i = 1, int(length)
+       text(i:i) = buf(i)
+    end do
+  end function library_message
+
+  ! A copy of a NUL-terminated C string owned by the library.
+  subroutine copy_c_string(ptr, text)
+    type(c_ptr), intent(in) :: ptr
+    character(len=:), allocatable, intent(out) :: text
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, length
+    if (.not. c_associated(ptr)) then
+       text = ""
+       return
+    end if
+    length = int(c_strlen(ptr))
+    call c_f_pointer(ptr, chars, [length])
+    allocate (character(len=length) :: text)
+    do i = 1, length
+       text(i:i) = chars(i)
+    end do
+  end subroutine copy_c_string
+
+  ! A Fortran string as a NUL-terminated C string (trailing blanks dropped, as Fortran
+  ! compares them away).
+  function c_string(text) result(chars)
+    character(len=*), intent(in) :: text
+    character(kind=c_char, len=len_trim(text) + 1) :: chars
+    chars = trim(text) // c_null_char
+  end function c_string
+
+  integer(c_int32_t) function file_flags(flags, default)
+    integer, intent(in), optional :: flags
+    integer(c_int32_t), intent(in) :: default
+    file_flags = default
+    if (present(flags)) file_flags = int(flags, c_int32_t)
+    file_flags = ior(file_flags, DAH5_ORDER_F)
+  end function file_flags
+
+  type(dah5_file_options) function file_options(options)
+    type(dah5_file_options), intent(in), optional :: options
+    if (present(options)) file_options = options
+  end function file_options
+
+
+  function itoa(value) result(text)
+    integer(int64), intent(in) :: value
+    character(len=:), allocatable :: text
+    character(len=24) :: buf
+    write (buf, "(i0)") value
+    text = trim(buf)
+  end function itoa
+
+  function itoa_list(values) result(text)
+    integer(int64), intent(in) :: values(:)
+    character(len=:), allocatable :: text
+    integer :: i
+    text = ""
+    do i = 1, size(values)
+       if (i > 1) text = text // ", "
+       text = text // itoa(values(i))
+    end do
+  end function itoa_list
+end module dah5

@@ -1,0 +1,101 @@
+# The C ABI of include/dah5.h, one Julia function per C function, same name, same argument
+# order, in the header's order. tests/abi parses every `ccall` here and checks it against
+# the header. Collective/local as documented in dah5.h.
+
+"""Opaque C type of an open file (`struct dah5_file`)."""
+mutable struct dah5_file end
+
+"""Opaque C type of an open dataset (`struct dah5_dataset`)."""
+mutable struct dah5_dataset end
+
+"""`struct dah5_dataset_options` of dah5.h."""
+struct dah5_dataset_options
+    version::UInt32
+    flags::UInt32
+end
+
+"""`struct dah5_file_options` of dah5.h."""
+struct dah5_file_options
+    version::UInt32
+    reserved::UInt32
+    alignment_threshold::UInt64
+    alignment::UInt64
+end
+
+dah5_write_block(dataset, offset, count, mem_dtype, buf, xfer_flags) =
+    ccall((:dah5_write_block, libdah5), Int32,
+          (Ptr{dah5_dataset}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
+          dataset, offset, count, mem_dtype, buf, xfer_flags)
+
+dah5_read_block(dataset, offset, count, mem_dtype, buf, xfer_flags) =
+    ccall((:dah5_read_block, libdah5), Int32,
+          (Ptr{dah5_dataset}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
+          dataset, offset, count, mem_dtype, buf, xfer_flags)
+
+dah5_dataset_options_default(options_out) =
+    ccall((:dah5_dataset_options_default, libdah5), Int32,
+          (Ref{dah5_dataset_options},), options_out)
+
+dah5_dataset_create(file, name, dtype, ndims, dims, options, dataset_out) =
+    ccall((:dah5_dataset_create, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, Ref{dah5_dataset_options},
+           Ref{Ptr{dah5_dataset}}),
+          file, name, dtype, ndims, dims, options, dataset_out)
+
+dah5_dataset_open(file, name, dataset_out) =
+    ccall((:dah5_dataset_open, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Ref{Ptr{dah5_dataset}}), file, name, dataset_out)
+
+dah5_dataset_close(dataset) =
+    ccall((:dah5_dataset_close, libdah5), Int32, (Ref{Ptr{dah5_dataset}},), dataset)
+
+dah5_dataset_dtype(dataset, dtype_out) =
+    ccall((:dah5_dataset_dtype, libdah5), Int32, (Ptr{dah5_dataset}, Ref{Int32}),
+          dataset, dtype_out)
+
+dah5_dataset_ndims(dataset, ndims_out) =
+    ccall((:dah5_dataset_ndims, libdah5), Int32, (Ptr{dah5_dataset}, Ref{UInt32}),
+          dataset, ndims_out)
+
+dah5_dataset_dims(dataset, capacity, dims_out) =
+    ccall((:dah5_dataset_dims, libdah5), Int32, (Ptr{dah5_dataset}, UInt32, Ptr{UInt64}),
+          dataset, capacity, dims_out)
+
+dah5_file_options_default(options_out) =
+    ccall((:dah5_file_options_default, libdah5), Int32, (Ref{dah5_file_options},),
+          options_out)
+
+dah5_file_create(comm, path, flags, file_out) =
+    ccall((:dah5_file_create, libdah5), Int32,
+          (Int32, Cstring, UInt32, Ref{Ptr{dah5_file}}), comm, path, flags, file_out)
+
+dah5_file_create_with(comm, path, flags, options, file_out) =
+    ccall((:dah5_file_create_with, libdah5), Int32,
+          (Int32, Cstring, UInt32, Ref{dah5_file_options}, Ref{Ptr{dah5_file}}),
+          comm, path, flags, options, file_out)
+
+dah5_file_open(comm, path, flags, file_out) =
+    ccall((:dah5_file_open, libdah5), Int32,
+          (Int32, Cstring, UInt32, Ref{Ptr{dah5_file}}), comm, path, flags, file_out)
+
+dah5_file_open_with(comm, path, flags, options, file_out) =
+    ccall((:dah5_file_open_with, libdah5), Int32,
+          (Int32, Cstring, UInt32, Ref{dah5_file_options}, Ref{Ptr{dah5_file}}),
+          comm, path, flags, options, file_out)
+
+dah5_file_flush(file) =
+    ccall((:dah5_file_flush, libdah5), Int32, (Ptr{dah5_file},), file)
+
+dah5_file_close(file) =
+    ccall((:dah5_file_close, libdah5), Int32, (Ref{Ptr{dah5_file}},), file)
+
+dah5_version() = ccall((:dah5_version, libdah5), UInt32, ())
+
+dah5_version_string() = ccall((:dah5_version_string, libdah5), Cstring, ())
+
+dah5_status_name(status) = ccall((:dah5_status_name, libdah5), Cstring, (Int32,), status)
+
+dah5_last_error(buf, len) =
+    ccall((:dah5_last_error, libdah5), Csize_t, (Ptr{UInt8}, Csize_t), buf, len)
+
+dah5_last_error_message() = ccall((:dah5_last_error_message, libdah5), Cstring, ())
