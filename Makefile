@@ -1,5 +1,7 @@
-# dah5 build. `make` builds the library and the examples; `make install PREFIX=...` makes
-# an install tree usable with `mpicc prog.c $(pkg-config --cflags --libs dah5)`.
+# dah5 build. `make` builds the library, the Fortran module and the examples;
+# `make install PREFIX=...` makes an install tree usable with
+# `mpicc prog.c $(pkg-config --cflags --libs dah5)` and
+# `mpif90 prog.f90 $(pkg-config --cflags --libs dah5-fortran)`.
 #
 # On a cluster: load the MPI and parallel HDF5 modules first, or set HDF5_DIR to the
 # parallel HDF5 install and put the MPI wrappers (mpicc) on PATH; see README.md.
@@ -9,36 +11,59 @@ PROFILE ?= release
 CARGO   ?= cargo
 MPICC   ?= mpicc
 CFLAGS  ?= -std=c99 -O2 -Wall -Wextra -Werror
+# The Fortran module is compiled with the MPI Fortran wrapper of the MPI HDF5 uses. (Not
+# FC/FFLAGS: make predefines FC=f77.) MODDIR_FLAG is gfortran's; ifx/ifort use -module.
+MPIFC   ?= mpif90
+FORTRAN_FLAGS ?= -std=f2018 -O2 -Wall -Wextra -Werror
+MODDIR_FLAG ?= -J
 
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 TARGET  := target/$(PROFILE)
 # cargo calls its debug profile "dev" but builds it into target/debug.
 CARGO_PROFILE := $(if $(filter debug,$(PROFILE)),dev,$(PROFILE))
-EXAMPLES := $(patsubst examples-c/%.c,build/examples/%,$(wildcard examples-c/*.c))
+FORTRAN  := build/fortran
+EXAMPLES := $(patsubst examples-c/%.c,build/examples/%,$(wildcard examples-c/*.c)) \
+            $(patsubst examples-fortran/%.f90,build/examples/%,$(wildcard examples-fortran/*.f90))
+LINK_DAH5 = -L$(TARGET) -Wl,-rpath,$(abspath $(TARGET)) -ldah5
 
-.PHONY: all lib examples install install-files header test demo bench clean
+.PHONY: all lib fortran examples install install-files header test demo bench clean
 
-all: lib examples
+all: lib fortran examples
 
 lib:
 	$(CARGO) build --profile $(CARGO_PROFILE)
+
+# The module dah5 (dah5.mod) and its code (libdah5_fortran.a), for the compiler in MPIFC.
+fortran: $(FORTRAN)/libdah5_fortran.a
+
+$(FORTRAN)/libdah5_fortran.a: fortran/dah5.f90
+	@mkdir -p $(FORTRAN)
+	$(MPIFC) $(FORTRAN_FLAGS) $(MODDIR_FLAG)$(FORTRAN) -c $< -o $(FORTRAN)/dah5.o
+	ar rcs $@ $(FORTRAN)/dah5.o
 
 examples: lib $(EXAMPLES)
 
 build/examples/%: examples-c/%.c include/dah5.h include/dah5_mpi.h
 	@mkdir -p build/examples
-	$(MPICC) $(CFLAGS) -Iinclude $< -L$(TARGET) -Wl,-rpath,$(abspath $(TARGET)) -ldah5 -o $@
+	$(MPICC) $(CFLAGS) -Iinclude $< $(LINK_DAH5) -o $@
+
+build/examples/%: examples-fortran/%.f90 $(FORTRAN)/libdah5_fortran.a
+	@mkdir -p build/examples
+	$(MPIFC) $(FORTRAN_FLAGS) -I$(FORTRAN) $< -L$(FORTRAN) -ldah5_fortran $(LINK_DAH5) -o $@
 
 install: lib install-files
 
-# Copy an already built library (target/$(PROFILE)) into $(PREFIX).
-install-files:
+# Copy an already built library (target/$(PROFILE)) and the Fortran module into $(PREFIX).
+install-files: fortran
 	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include
 	install -m 755 $(TARGET)/libdah5.so $(PREFIX)/lib/libdah5.so
-	install -m 644 $(TARGET)/libdah5.a $(PREFIX)/lib/libdah5.a
-	install -m 644 include/dah5.h include/dah5_mpi.h $(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' dah5.pc.in \
-		> $(PREFIX)/lib/pkgconfig/dah5.pc
+	install -m 644 $(TARGET)/libdah5.a $(FORTRAN)/libdah5_fortran.a $(PREFIX)/lib/
+	install -m 644 include/dah5.h include/dah5_mpi.h fortran/dah5.f90 $(FORTRAN)/dah5.mod \
+		$(PREFIX)/include/
+	for pc in dah5 dah5-fortran; do \
+		sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' $$pc.pc.in \
+			> $(PREFIX)/lib/pkgconfig/$$pc.pc; \
+	done
 
 # Regenerate include/dah5.h from src/ffi with the pinned cbindgen (then commit it).
 header:

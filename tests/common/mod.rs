@@ -59,29 +59,80 @@ fn run(command: &mut Command, what: &str) -> Output {
         .unwrap_or_else(|e| panic!("{what} could not start (is it installed?): {e}"))
 }
 
-/// Compile C sources with `mpicc -Wall -Wextra -Werror` against include/ and libdah5.
-pub fn build_c(sources: &[&str], exe_name: &str) -> PathBuf {
+/// Where test programs are built.
+fn bin_dir() -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bin");
     std::fs::create_dir_all(&out).unwrap();
-    let exe = out.join(exe_name);
-    let lib = lib_dir();
-    let output = run(
-        Command::new("mpicc")
-            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
-            .arg(format!("-I{}", root().join("include").display()))
-            .args(sources.iter().map(|s| root().join(s)))
-            .arg(format!("-L{}", lib.display()))
-            .arg(format!("-Wl,-rpath,{}", lib.display()))
-            .arg("-ldah5")
-            .arg("-o")
-            .arg(&exe),
-        "mpicc",
-    );
+    out
+}
+
+/// Run a compiler and assert it succeeded.
+fn compile(compiler: &str, args: &[String], what: &str) {
+    let output = run(Command::new(compiler).args(args), compiler);
     assert!(
         output.status.success(),
-        "mpicc failed for {sources:?}:\n{}",
+        "{compiler} failed for {what}:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// The flags that link a program against the freshly built libdah5.
+fn link_dah5(exe: &Path) -> Vec<String> {
+    let lib = lib_dir();
+    vec![
+        format!("-L{}", lib.display()),
+        format!("-Wl,-rpath,{}", lib.display()),
+        "-ldah5".to_string(),
+        "-o".to_string(),
+        exe.display().to_string(),
+    ]
+}
+
+fn sources_of(sources: &[&str]) -> Vec<String> {
+    sources
+        .iter()
+        .map(|s| root().join(s).display().to_string())
+        .collect()
+}
+
+/// Compile C sources with `mpicc -Wall -Wextra -Werror` against include/ and libdah5.
+pub fn build_c(sources: &[&str], exe_name: &str) -> PathBuf {
+    let exe = bin_dir().join(exe_name);
+    let mut args: Vec<String> = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"]
+        .map(String::from)
+        .to_vec();
+    args.push(format!("-I{}", root().join("include").display()));
+    args.extend(sources_of(sources));
+    args.extend(link_dah5(&exe));
+    compile("mpicc", &args, &format!("{sources:?}"));
+    exe
+}
+
+/// The strict Fortran flags every Fortran source of the project builds with.
+const FORTRAN_FLAGS: [&str; 4] = ["-std=f2018", "-Wall", "-Wextra", "-Werror"];
+
+/// Compile Fortran sources with `mpif90 -std=f2018 -Wall -Wextra -Werror` and the module
+/// fortran/dah5.f90 (built in a directory of this program's own: .mod files are per build).
+pub fn build_fortran(sources: &[&str], exe_name: &str) -> PathBuf {
+    let exe = bin_dir().join(exe_name);
+    let modules = bin_dir().join(format!("{exe_name}.modules"));
+    std::fs::create_dir_all(&modules).unwrap();
+    let module_object = modules.join("dah5.o").display().to_string();
+    let mut args: Vec<String> = FORTRAN_FLAGS.map(String::from).to_vec();
+    args.extend([
+        "-J".to_string(),
+        modules.display().to_string(),
+        "-c".to_string(),
+    ]);
+    args.extend(sources_of(&["fortran/dah5.f90"]));
+    args.extend(["-o".to_string(), module_object.clone()]);
+    compile("mpif90", &args, "fortran/dah5.f90");
+    let mut args: Vec<String> = FORTRAN_FLAGS.map(String::from).to_vec();
+    args.push(format!("-I{}", modules.display()));
+    args.extend(sources_of(sources));
+    args.push(module_object);
+    args.extend(link_dah5(&exe));
+    compile("mpif90", &args, &format!("{sources:?}"));
     exe
 }
 
@@ -156,17 +207,26 @@ pub fn mpiexec_ok(
 
 /// Run a checker script with Debian's Python (its h5py is the one built against this HDF5).
 pub fn python(script: &str, args: &[&str], dir: &Path) -> String {
+    let script = root().join(script).display().to_string();
+    let mut all = vec![script.as_str()];
+    all.extend(args);
+    run_python(&all, dir)
+}
+
+/// Run a few lines of Python (Debian's) in `dir`; they must exit 0.
+pub fn python_inline(code: &str, dir: &Path) -> String {
+    run_python(&["-c", code], dir)
+}
+
+fn run_python(args: &[&str], dir: &Path) -> String {
     let output = run(
-        Command::new("/usr/bin/python3")
-            .arg(root().join(script))
-            .args(args)
-            .current_dir(dir),
+        Command::new("/usr/bin/python3").args(args).current_dir(dir),
         "/usr/bin/python3 (apt install python3-h5py-mpi)",
     );
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
-        "{script} {args:?} failed:\n{stdout}\n{}",
+        "python3 {args:?} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     stdout
@@ -180,6 +240,17 @@ pub fn h5py_pattern(dir: &Path, file: &str, dataset: &str, dtype: &str, storage_
     args.extend(dims.iter().map(String::as_str));
     let out = python("tests/py/check_pattern.py", &args, dir);
     assert!(out.contains("elements match"), "{out}");
+}
+
+/// `h5diff a b` in `dir`: true when the files hold the same objects and values.
+pub fn h5diff(dir: &Path, a: &str, b: &str) -> (bool, String) {
+    let output = run(
+        Command::new("h5diff").args([a, b]).current_dir(dir),
+        "h5diff (apt install hdf5-tools)",
+    );
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.success(), text)
 }
 
 /// `h5dump -H` (header only) of a file, which must succeed.

@@ -1,0 +1,128 @@
+//! The Fortran module and the Julia package's way of calling the library, run for real under
+//! mpiexec (the static checks of both against dah5.h are tests/abi).
+//!
+//! - the Fortran test program (tests/fortran/blocks.f90) and example, compiled with
+//!   `mpif90 -std=f2018 -Wall -Wextra -Werror`, at 1–4 ranks, checked by h5py and h5dump;
+//! - a Python ctypes driver calling the library exactly as the Julia ccalls do, at 3 ranks,
+//!   its file checked against what HDF5.jl writes (h5py, h5diff);
+//! - C order from C and Fortran order from Fortran give h5diff-identical files.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+#[test]
+fn fortran_module_round_trips_every_type_and_array_rank_at_1_to_4_ranks() {
+    let exe = build_fortran(&["tests/fortran/blocks.f90"], "fortran_blocks");
+    for ranks in 1..=4 {
+        let dir = scratch(&format!("fortran_blocks_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["blocks.h5"], &[], &dir);
+        assert!(
+            out.contains(&format!("{ranks} ranks, 0 failed checks")),
+            "{out}"
+        );
+        let checked = python(
+            "tests/py/check_fortran.py",
+            &["blocks.h5", &ranks.to_string()],
+            &dir,
+        );
+        assert!(checked.contains("10 datasets match"), "{checked}");
+        // h5dump agrees on the reversed dims: Fortran (3, 4, 2, 2 n + 1) is HDF5 (2 n + 1, 2, 4, 3).
+        let header = h5dump_header(&dir, "blocks.h5");
+        let r4 = format!("( {}, 2, 4, 3 )", 2 * ranks + 1);
+        assert!(header.contains(&r4), "{r4} not in\n{header}");
+    }
+}
+
+#[test]
+fn fortran_without_ierr_stops_with_the_library_message() {
+    let exe = build_fortran(&["tests/fortran/blocks.f90"], "fortran_blocks_stop");
+    let dir = scratch("fortran_stop");
+    let job = mpiexec(2, &exe, &["stop.h5", "stop"], &[], &dir);
+    assert!(
+        !job.success,
+        "the program went on after a failed call:\n{}",
+        job.stdout
+    );
+    assert!(!job.stdout.contains("not reached"), "{}", job.stdout);
+    assert!(
+        job.stderr
+            .contains("dah5: DAH5_ERR_OUT_OF_BOUNDS: dah5_write_block (rank"),
+        "{}",
+        job.stderr
+    );
+}
+
+#[test]
+fn fortran_example_writes_columns_and_reads_rows_at_1_to_4_ranks() {
+    let exe = build_fortran(&["examples-fortran/darray2d.f90"], "darray2d");
+    for ranks in 1..=4 {
+        let dir = scratch(&format!("darray2d_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["darray2d.h5"], &[], &dir);
+        assert!(out.contains("darray2d: 0 wrong elements"), "{out}");
+        let header = h5dump_header(&dir, "darray2d.h5");
+        assert!(
+            header.contains("SIMPLE { ( 8, 6 ) / ( 8, 6 ) }"),
+            "{header}"
+        );
+        // h5py (C order) sees A transposed: d[j - 1, i - 1] = A(i, j) = 100 i + j.
+        let out = python_inline(
+            "import h5py, numpy as np\n\
+             d = h5py.File('darray2d.h5', 'r')['A'][()]\n\
+             j, i = np.indices((8, 6)) + 1\n\
+             assert (d == 100 * i + j).all(), d\n\
+             print('transposed view matches')\n",
+            &dir,
+        );
+        assert!(out.contains("transposed view matches"), "{out}");
+    }
+}
+
+#[test]
+fn julia_like_ctypes_driver_at_3_ranks_writes_what_hdf5_jl_writes() {
+    let dir = scratch("julia_like");
+    let lib = lib_dir().join("libdah5.so");
+    let script = root().join("tests/py/julia_like.py");
+    let out = mpiexec_ok(
+        3,
+        Path::new("/usr/bin/python3"),
+        &[script.to_str().unwrap(), lib.to_str().unwrap(), "julia.h5"],
+        &[],
+        &dir,
+    );
+    assert!(out.contains("3 ranks wrote (4, 7) by columns"), "{out}");
+    let checked = python(
+        "tests/py/check_julia_layout.py",
+        &["julia.h5", "hdf5jl.h5"],
+        &dir,
+    );
+    assert!(
+        checked.contains("bytes as HDF5.jl writes them"),
+        "{checked}"
+    );
+    let (same, report) = h5diff(&dir, "julia.h5", "hdf5jl.h5");
+    assert!(
+        same,
+        "h5diff finds differences from the HDF5.jl layout:\n{report}"
+    );
+}
+
+#[test]
+fn c_order_from_c_and_fortran_order_from_fortran_give_identical_files() {
+    let c = build_c(&["tests/c/same_array.c"], "same_array_c");
+    let fortran = build_fortran(&["tests/fortran/same_array.f90"], "same_array_f");
+    let dir = scratch("same_array");
+    mpiexec_ok(3, &c, &["c.h5"], &[], &dir);
+    mpiexec_ok(2, &fortran, &["f.h5"], &[], &dir);
+    for file in ["c.h5", "f.h5"] {
+        let header = h5dump_header(&dir, file);
+        assert!(
+            header.contains("SIMPLE { ( 7, 5 ) / ( 7, 5 ) }"),
+            "{file}:\n{header}"
+        );
+    }
+    let (same, report) = h5diff(&dir, "c.h5", "f.h5");
+    assert!(same, "the C and Fortran files differ:\n{report}");
+}

@@ -1,0 +1,204 @@
+"""Call libdah5 exactly as the Julia package (julia/DAH5) does, from Python, under mpiexec.
+
+Julia cannot be installed on the CI machines, so this driver stands in for it: no header,
+symbols looked up by name in the library, each prototype declared with the ctypes types of
+the Julia `ccall` tuple in julia/DAH5/src/libdah5.jl (tests/abi checks those against
+dah5.h), files opened with DAH5_ORDER_F, column-major (order="F") numpy arrays indexed like
+Julia's 1-based ranges, and the communicator passed as its Fortran handle
+(`MPI.COMM_WORLD.py2f()`, what `MPI.API.MPI_Comm_c2f` gives in Julia).
+
+    mpiexec -n 3 python3 julia_like.py LIBDAH5 PATH
+
+Writes a (nx, ny) Float64 and a ComplexF64 array split by columns (DistributedArrays'
+default for a wide 2-D array on 3 workers), reads them back split by rows, and checks the
+error path the way DAH5Error gets its status and message. Rank 0 prints one line.
+"""
+import ctypes
+import sys
+from ctypes import POINTER, Structure, byref, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
+
+import numpy as np
+from mpi4py import MPI
+
+DAH5_OK = 0
+DAH5_TRUNC = 4
+DAH5_ORDER_F = 16
+DAH5_RDONLY = 1
+DAH5_COLLECTIVE = 1
+DAH5_FLOAT64 = 10
+DAH5_COMPLEX128 = 12
+DAH5_ERR_OUT_OF_BOUNDS = -4
+
+
+class FileOptions(Structure):
+    """dah5_file_options, as the Julia struct mirrors it."""
+
+    _fields_ = [("version", c_uint32), ("reserved", c_uint32),
+                ("alignment_threshold", c_uint64), ("alignment", c_uint64)]
+
+
+class DatasetOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32)]
+
+
+U64P = POINTER(c_uint64)
+# Julia ccall tuple → ctypes: Int32 c_int32, UInt32 c_uint32, Ptr{UInt64} U64P,
+# Ptr{dah5_dataset} c_void_p, Ref{Ptr{dah5_file}} POINTER(c_void_p), Cstring c_char_p,
+# Ptr{Cvoid} c_void_p, Ref{dah5_*_options} POINTER(struct), Csize_t c_size_t.
+PROTOTYPES = {
+    "dah5_write_block": (c_int32, [c_void_p, U64P, U64P, c_int32, c_void_p, c_uint32]),
+    "dah5_read_block": (c_int32, [c_void_p, U64P, U64P, c_int32, c_void_p, c_uint32]),
+    "dah5_dataset_options_default": (c_int32, [POINTER(DatasetOptions)]),
+    "dah5_dataset_create": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P,
+                                      POINTER(DatasetOptions), POINTER(c_void_p)]),
+    "dah5_dataset_open": (c_int32, [c_void_p, c_char_p, POINTER(c_void_p)]),
+    "dah5_dataset_close": (c_int32, [POINTER(c_void_p)]),
+    "dah5_dataset_dtype": (c_int32, [c_void_p, POINTER(c_int32)]),
+    "dah5_dataset_ndims": (c_int32, [c_void_p, POINTER(c_uint32)]),
+    "dah5_dataset_dims": (c_int32, [c_void_p, c_uint32, U64P]),
+    "dah5_file_options_default": (c_int32, [POINTER(FileOptions)]),
+    "dah5_file_create_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
+                                        POINTER(c_void_p)]),
+    "dah5_file_open_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
+                                      POINTER(c_void_p)]),
+    "dah5_file_close": (c_int32, [POINTER(c_void_p)]),
+    "dah5_version": (c_uint32, []),
+    "dah5_status_name": (c_char_p, [c_int32]),
+    "dah5_last_error_message": (c_char_p, []),
+    "dah5_last_error": (c_size_t, [c_char_p, c_size_t]),
+}
+
+
+class DAH5Error(Exception):
+    """What the Julia DAH5Error carries: status, its name, the library's message."""
+
+    def __init__(self, lib, status):
+        self.status = status
+        self.name = lib.dah5_status_name(status).decode()
+        self.message = lib.dah5_last_error_message().decode()
+        super().__init__(f"{self.name}: {self.message}")
+
+
+class Lib:
+    def __init__(self, path):
+        self.dll = ctypes.CDLL(path)
+        for name, (restype, argtypes) in PROTOTYPES.items():
+            function = getattr(self.dll, name)  # lookup by name, as ccall does
+            function.restype = restype
+            function.argtypes = argtypes
+            setattr(self, name, function)
+
+    def check(self, status):
+        if status != DAH5_OK:
+            raise DAH5Error(self, status)
+
+
+def u64(values):
+    return (c_uint64 * len(values))(*values)
+
+
+def offset_count(block):
+    """Julia 1-based UnitRanges (first, last) → 0-based offset and count (Julia order)."""
+    return (u64([first - 1 if last >= first else 0 for first, last in block]),
+            u64([max(last - first + 1, 0) for first, last in block]))
+
+
+def split(n, part, parts):
+    """1-based (first, last) of part `part` of 1:n in `parts` (empty when last < first)."""
+    return n * part // parts + 1, n * (part + 1) // parts
+
+
+def write_block(lib, dataset, array, block, dtype, flags=0):
+    assert array.flags.f_contiguous  # Julia arrays are column-major
+    offset, count = offset_count(block)
+    lib.check(lib.dah5_write_block(dataset, offset, count, dtype,
+                                   array.ctypes.data if array.size else None, flags))
+
+
+def read_block(lib, dataset, block, dtype, numpy_dtype, flags=0):
+    shape = [max(last - first + 1, 0) for first, last in block]
+    array = np.zeros(shape, dtype=numpy_dtype, order="F")
+    offset, count = offset_count(block)
+    lib.check(lib.dah5_read_block(dataset, offset, count, dtype,
+                                  array.ctypes.data if array.size else None, flags))
+    return array
+
+
+def julia_array(nx, ny):
+    """The global array A[i, j] = 10 i + j (1-based), column-major like Julia's."""
+    i, j = np.meshgrid(np.arange(1, nx + 1), np.arange(1, ny + 1), indexing="ij")
+    return np.asfortranarray(10.0 * i + j)
+
+
+def main():
+    lib = Lib(sys.argv[1])
+    path = sys.argv[2].encode()
+    comm = MPI.COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    fcomm = comm.py2f()
+    nx, ny = 4, 7
+    a = julia_array(nx, ny)
+    z = np.asfortranarray(a - 2j * a)
+
+    options = FileOptions()
+    lib.check(lib.dah5_file_options_default(byref(options)))
+    dataset_options = DatasetOptions()
+    lib.check(lib.dah5_dataset_options_default(byref(dataset_options)))
+
+    # Write by columns, as localindices(d) of a DArray would say: (1:nx, j0:j1).
+    file = c_void_p()
+    lib.check(lib.dah5_file_create_with(fcomm, path, DAH5_TRUNC | DAH5_ORDER_F,
+                                        byref(options), byref(file)))
+    j0, j1 = split(ny, rank, size)
+    columns = [(1, nx), (j0, j1)]
+    for name, data, dtype, flags in [(b"A", a, DAH5_FLOAT64, 0),
+                                     (b"Z", z, DAH5_COMPLEX128, DAH5_COLLECTIVE)]:
+        dataset = c_void_p()
+        lib.check(lib.dah5_dataset_create(file, name, dtype, 2, u64([nx, ny]),
+                                          byref(dataset_options), byref(dataset)))
+        local = np.asfortranarray(data[:, j0 - 1:j1])  # localpart(d)
+        write_block(lib, dataset, local, columns, dtype, flags)
+        lib.check(lib.dah5_dataset_close(byref(dataset)))
+
+    # A bad block raises DAH5Error with status and message, like the Julia wrapper.
+    dataset = c_void_p()
+    lib.check(lib.dah5_dataset_open(file, b"A", byref(dataset)))
+    try:
+        write_block(lib, dataset, np.zeros((1, 1), order="F"), [(nx + 1, nx + 1), (1, 1)],
+                    DAH5_FLOAT64)
+        sys.exit("an out-of-bounds block was accepted")
+    except DAH5Error as e:
+        assert e.status == DAH5_ERR_OUT_OF_BOUNDS, e
+        assert e.name == "DAH5_ERR_OUT_OF_BOUNDS", e
+        assert "dah5_write_block" in e.message and f"rank {rank}" in e.message, e
+        buf = ctypes.create_string_buffer(8)
+        full = lib.dah5_last_error(buf, len(buf))
+        assert full == len(e.message.encode()) and buf.value == e.message.encode()[:7], full
+    lib.check(lib.dah5_file_close(byref(file)))
+    assert file.value is None  # close sets the handle to NULL
+
+    # Read back by rows (another decomposition), and the dims in Julia order.
+    lib.check(lib.dah5_file_open_with(fcomm, path, DAH5_RDONLY | DAH5_ORDER_F,
+                                      byref(options), byref(file)))
+    i0, i1 = split(nx, rank, size)
+    rows = [(i0, i1), (1, ny)]
+    for name, data, dtype, numpy_dtype in [(b"A", a, DAH5_FLOAT64, "f8"),
+                                           (b"Z", z, DAH5_COMPLEX128, "c16")]:
+        lib.check(lib.dah5_dataset_open(file, name, byref(dataset)))
+        ndims, dims, code = c_uint32(), u64([0, 0]), c_int32()
+        lib.check(lib.dah5_dataset_ndims(dataset, byref(ndims)))
+        lib.check(lib.dah5_dataset_dims(dataset, 2, dims))
+        lib.check(lib.dah5_dataset_dtype(dataset, byref(code)))
+        assert (ndims.value, list(dims), code.value) == (2, [nx, ny], dtype)
+        got = read_block(lib, dataset, rows, dtype, numpy_dtype, DAH5_COLLECTIVE)
+        assert np.array_equal(got, data[i0 - 1:i1, :]), (name, got)
+        lib.check(lib.dah5_dataset_close(byref(dataset)))
+    lib.check(lib.dah5_file_close(byref(file)))
+    comm.Barrier()
+    if rank == 0:
+        print(f"julia-like ctypes driver: {size} ranks wrote ({nx}, {ny}) by columns, "
+              f"read it by rows; dah5 {lib.dah5_version()}")
+
+
+if __name__ == "__main__":
+    main()
