@@ -443,6 +443,8 @@ contains
   end subroutine dah5_dataset_dims
 
   ! ---- Block transfers: one specific per type; the array may have any rank. ----
+  ! (Fortran cannot be generic over a type parameter: the twelve specifics differ only in
+  ! the element type, its dah5 dtype and the direction; `transfer` does the work.)
 
   subroutine write_real32(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset

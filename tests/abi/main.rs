@@ -11,6 +11,7 @@ mod julia;
 
 use c_header::{CType, Header};
 use fortran::FType;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -177,24 +178,12 @@ fn julia_drift(header: &Header, package: &julia::Package) -> Vec<String> {
         &header.constants,
         &package.constants,
     ));
-    for (name, c_fields) in &header.structs {
-        match package.structs.get(name) {
-            None => errors.push(format!("Julia has no struct {name}")),
-            Some(fields) => {
-                let same = fields.len() == c_fields.len()
-                    && fields
-                        .iter()
-                        .zip(c_fields)
-                        .all(|((f, t), (cf, ct))| f == cf && julia_matches(t, ct));
-                if !same {
-                    errors.push(format!(
-                        "struct {name}: Julia {fields:?}, C {}",
-                        show_fields(c_fields)
-                    ));
-                }
-            }
-        }
-    }
+    errors.extend(struct_drift(
+        "Julia",
+        header,
+        &package.structs,
+        julia_matches,
+    ));
     errors
 }
 
@@ -251,23 +240,34 @@ fn fortran_drift(header: &Header, module: &fortran::Module) -> Vec<String> {
         &header.constants,
         &module.constants,
     ));
+    errors.extend(struct_drift("Fortran", header, &module.types, |kind, c| {
+        fortran_for(c, header, false).is_some_and(|expected| expected.kind == kind)
+    }));
+    errors
+}
+
+/// The option structs: same fields, in the same order, of matching types.
+fn struct_drift(
+    language: &str,
+    header: &Header,
+    theirs: &BTreeMap<String, Vec<(String, String)>>,
+    matches: impl Fn(&str, &CType) -> bool,
+) -> Vec<String> {
+    let mut errors = Vec::new();
     for (name, c_fields) in &header.structs {
-        match module.types.get(name) {
-            None => errors.push(format!("Fortran has no bind(C) type {name}")),
-            Some(fields) => {
-                let same = fields.len() == c_fields.len()
-                    && fields.iter().zip(c_fields).all(|((f, kind), (cf, ct))| {
-                        f == cf
-                            && fortran_for(ct, header, false)
-                                .is_some_and(|expected| &expected.kind == kind)
-                    });
-                if !same {
-                    errors.push(format!(
-                        "type {name}: Fortran {fields:?}, C {}",
-                        show_fields(c_fields)
-                    ));
-                }
-            }
+        let same = theirs.get(name).is_some_and(|fields| {
+            fields.len() == c_fields.len()
+                && fields
+                    .iter()
+                    .zip(c_fields)
+                    .all(|((field, ty), (c_field, c_ty))| field == c_field && matches(ty, c_ty))
+        });
+        if !same {
+            errors.push(format!(
+                "{language} {name} is {:?}, dah5.h has {}",
+                theirs.get(name),
+                show_fields(c_fields)
+            ));
         }
     }
     errors
@@ -286,8 +286,8 @@ fn show_fields(fields: &[(String, CType)]) -> String {
 
 fn constant_drift(
     language: &str,
-    c: &std::collections::BTreeMap<String, i64>,
-    theirs: &std::collections::BTreeMap<String, i64>,
+    c: &BTreeMap<String, i64>,
+    theirs: &BTreeMap<String, i64>,
 ) -> Vec<String> {
     let mut errors = Vec::new();
     for (name, value) in c {

@@ -230,6 +230,16 @@ is_contiguous(A::DenseArray) = true
 is_contiguous(A::StridedArray) = strides(A) == Base.size_to_strides(1, size(A)...)
 is_contiguous(A::AbstractArray) = false
 
+# dah5_write_block or dah5_read_block on the contiguous `buf`, kept alive for the call.
+function transfer(c_function, dataset::Dataset, buf::AbstractArray{T}, block::Block,
+                  collective::Bool, convert::Bool) where {T}
+    offset, count = offset_count(block)
+    GC.@preserve buf begin
+        check(c_function(dataset.ptr, offset, count, dtype_code(T),
+                         isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
+    end
+end
+
 """
     write_block(dataset, A, block; collective=false, convert=false)
 
@@ -242,11 +252,7 @@ function write_block(dataset::Dataset, A::AbstractArray{T}, block::Block;
                      collective::Bool = false, convert::Bool = false) where {T}
     check_block(A, block)
     buf = is_contiguous(A) ? A : Array(A)
-    offset, count = offset_count(block)
-    GC.@preserve buf begin
-        check(dah5_write_block(dataset.ptr, offset, count, dtype_code(T),
-                               isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
-    end
+    transfer(dah5_write_block, dataset, buf, block, collective, convert)
     nothing
 end
 
@@ -259,11 +265,7 @@ function read_block!(A::AbstractArray{T}, dataset::Dataset, block::Block;
                      collective::Bool = false, convert::Bool = false) where {T}
     check_block(A, block)
     buf = is_contiguous(A) ? A : Array{T}(undef, size(A))
-    offset, count = offset_count(block)
-    GC.@preserve buf begin
-        check(dah5_read_block(dataset.ptr, offset, count, dtype_code(T),
-                              isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
-    end
+    transfer(dah5_read_block, dataset, buf, block, collective, convert)
     buf === A || copyto!(A, buf)
     A
 end
