@@ -85,6 +85,28 @@
 #define DAH5_FILL_ZEROS 1
 
 /**
+ * Dataset option flag: the shuffle filter (bytes of equal significance together), which
+ * helps deflate on numbers. Makes the dataset chunked and filtered.
+ */
+#define DAH5_SHUFFLE 2
+
+/**
+ * `max_dims` entry of `dah5_dataset_options`: the dimension can grow without limit.
+ */
+#define DAH5_UNLIMITED UINT64_MAX
+
+/**
+ * Flag of `dah5_darray_write`: allow blocks that do not cover the whole array (the rest
+ * of the dataset is left unwritten). Without it a gap is `DAH5_ERR_INVALID_ARGUMENT`.
+ */
+#define DAH5_DARRAY_PARTIAL 256
+
+/**
+ * File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
+ */
+#define DAH5_ATOMIC 1
+
+/**
  * Element type: signed 8-bit integer.
  */
 #define DAH5_INT8 1
@@ -145,6 +167,11 @@
 #define DAH5_COMPLEX128 12
 
 /**
+ * Attribute type (attributes only): a UTF-8 string.
+ */
+#define DAH5_STRING 13
+
+/**
  * Maximum number of dimensions (HDF5's limit).
  */
 #define DAH5_MAX_NDIMS 32
@@ -152,12 +179,12 @@
 /**
  * The `version` of `dah5_file_options` this library understands.
  */
-#define DAH5_FILE_OPTIONS_VERSION 1
+#define DAH5_FILE_OPTIONS_VERSION 2
 
 /**
  * The `version` of `dah5_dataset_options` this library understands.
  */
-#define DAH5_DATASET_OPTIONS_VERSION 1
+#define DAH5_DATASET_OPTIONS_VERSION 2
 
 /**
  * Success.
@@ -276,8 +303,9 @@ typedef struct dah5_dataset dah5_dataset;
 typedef struct dah5_file dah5_file;
 
 /**
- * Options for `dah5_dataset_create`. Fill it with `dah5_dataset_options_default`, then
- * change fields.
+ * Options for `dah5_dataset_create` and `dah5_darray_write`. Fill it with
+ * `dah5_dataset_options_default`, then change fields. Chunk and max dims are in the file
+ * handle's order.
  */
 typedef struct dah5_dataset_options {
   /**
@@ -285,14 +313,41 @@ typedef struct dah5_dataset_options {
    */
   uint32_t version;
   /**
-   * `DAH5_FILL_ZEROS` or 0.
+   * `DAH5_FILL_ZEROS`, `DAH5_SHUFFLE`, or 0.
    */
   uint32_t flags;
+  /**
+   * deflate (gzip) level 1 .. 9, or 0 for none. Compressed datasets are chunked, and
+   * written only collectively (parallel HDF5's rule).
+   */
+  uint32_t deflate_level;
+  /**
+   * 0: the library chooses (contiguous, unless compressed or extendible); otherwise the
+   * dataset's ndims, with the extents in `chunk`.
+   */
+  uint32_t chunk_ndims;
+  /**
+   * 0: dims fixed; otherwise the dataset's ndims, with the limits in `max_dims`.
+   */
+  uint32_t max_ndims;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
+  /**
+   * Chunk extents (first `chunk_ndims` entries).
+   */
+  uint64_t chunk[32];
+  /**
+   * Maximum extents (first `max_ndims` entries): at least the dims, or `DAH5_UNLIMITED`.
+   * Extendible datasets are chunked; grow them with `dah5_dataset_extend`.
+   */
+  uint64_t max_dims[32];
 } dah5_dataset_options;
 
 /**
  * Options for `dah5_file_create_with` / `dah5_file_open_with`. Fill it with
- * `dah5_file_options_default`, then change fields.
+ * `dah5_file_options_default`, then change fields. Every rank passes the same values.
  */
 typedef struct dah5_file_options {
   /**
@@ -300,9 +355,9 @@ typedef struct dah5_file_options {
    */
   uint32_t version;
   /**
-   * Reserved, must be 0.
+   * `DAH5_ATOMIC` or 0.
    */
-  uint32_t reserved;
+  uint32_t flags;
   /**
    * Objects of at least this many bytes are aligned (`H5Pset_alignment`); default 1 MiB.
    */
@@ -311,6 +366,21 @@ typedef struct dah5_file_options {
    * Their file address is a multiple of this; default 1 MiB. Must be at least 1.
    */
   uint64_t alignment;
+  /**
+   * `H5Pset_meta_block_size`: small metadata is packed into blocks this big; 0 keeps
+   * HDF5's default (2 KiB).
+   */
+  uint64_t meta_block_size;
+  /**
+   * Initial size of HDF5's metadata cache (and at least its maximum); 0 keeps HDF5's
+   * default.
+   */
+  uint64_t metadata_cache_bytes;
+  /**
+   * NULL, or MPI-IO hints for `MPI_File_open` as `"key=value;key=value"`, e.g.
+   * `"romio_cb_write=enable;cb_buffer_size=16777216;striping_factor=8"`.
+   */
+  const char *mpi_hints;
 } dah5_file_options;
 
 
@@ -320,6 +390,101 @@ typedef struct dah5_file_options {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Write (or replace) a numeric attribute: a scalar (`ndims` 0, `count` 1) or a 1-D array
+ * of `count` elements (`ndims` 1).
+ *
+ * **Collective** over the file's communicator: every rank passes the same object, name,
+ * dtype and values (dah5 checks, values included, since HDF5 would keep rank 0's alone).
+ *
+ * @param object  the path of the root group (`"/"`), a group or a dataset.
+ * @param name    the attribute's name.
+ * @param dtype   `DAH5_INT8` .. `DAH5_COMPLEX128`, the type of `buf` and of the attribute.
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; `buf` holds `count` elements of `dtype`.
+ */
+int32_t dah5_attr_write(struct dah5_file *file,
+                        const char *object,
+                        const char *name,
+                        int32_t dtype,
+                        uint32_t ndims,
+                        uint64_t count,
+                        const void *buf);
+
+/**
+ * Write (or replace) a UTF-8 string attribute (stored as a variable-length UTF-8 string,
+ * as h5py and HDF5.jl store `str`).
+ *
+ * **Collective**, like `dah5_attr_write`.
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated.
+ */
+int32_t dah5_attr_write_string(struct dah5_file *file,
+                               const char *object,
+                               const char *name,
+                               const char *value);
+
+/**
+ * What an attribute holds: its dtype (`DAH5_STRING` for text) and its number of elements
+ * (for a string, its length in bytes without the NUL).
+ *
+ * Local.
+ *
+ * @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (a type dah5 does not
+ *         read), ...
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; the outputs are writable.
+ */
+int32_t dah5_attr_info(const struct dah5_file *file,
+                       const char *object,
+                       const char *name,
+                       int32_t *dtype_out,
+                       uint64_t *count_out);
+
+/**
+ * Read a numeric attribute into `buf`. `mem_dtype` must be the attribute's dtype, and
+ * `capacity` at least its number of elements: a buffer too small is
+ * `DAH5_ERR_INVALID_ARGUMENT`, never a truncation.
+ *
+ * Local.
+ *
+ * @param count_out  receives the number of elements read.
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; `buf` has room for `capacity` elements of
+ * `mem_dtype`; `count_out` is writable.
+ */
+int32_t dah5_attr_read(const struct dah5_file *file,
+                       const char *object,
+                       const char *name,
+                       int32_t mem_dtype,
+                       uint64_t capacity,
+                       void *buf,
+                       uint64_t *count_out);
+
+/**
+ * Read a string attribute into `buf`, NUL-terminated. `len` must be at least its length
+ * plus one (`dah5_attr_info` gives the length): a buffer too small is
+ * `DAH5_ERR_INVALID_ARGUMENT`, never a truncation.
+ *
+ * Local.
+ *
+ * @param len_out  receives the length without the NUL.
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; `buf` has room for `len` bytes; `len_out` is
+ * writable.
+ */
+int32_t dah5_attr_read_string(const struct dah5_file *file,
+                              const char *object,
+                              const char *name,
+                              char *buf,
+                              size_t len,
+                              size_t *len_out);
 
 /**
  * Write this rank's block `offset .. offset + count` of the dataset from `buf`.
@@ -369,6 +534,94 @@ int32_t dah5_read_block(struct dah5_dataset *dataset,
                         int32_t mem_dtype,
                         void *buf,
                         uint32_t xfer_flags);
+
+/**
+ * Write a distributed array: every rank passes the global dims and its own block, and the
+ * library creates the dataset, records the decomposition in it, and writes every block.
+ *
+ * **Collective** over the file's communicator. Before anything is written, the ranks'
+ * blocks are gathered and checked: each inside the dims, no two overlapping, and together
+ * covering the whole array (unless `DAH5_DARRAY_PARTIAL`). When a check fails every rank
+ * returns the same error, naming the ranks and blocks, and nothing is created. The block
+ * table is stored as attributes of the dataset (see README, "File schema"), so any later
+ * job (or h5py) knows how the array was distributed.
+ *
+ * @param file         an open, writable file.
+ * @param name         the dataset's path (groups made), the same on every rank.
+ * @param dtype        the dataset's and the buffer's element type, the same on every rank.
+ * @param ndims        1 .. `DAH5_MAX_NDIMS`.
+ * @param dims         the global extents (the same on every rank), in the handle's order.
+ * @param offset       this rank's block start, ndims entries, 0-based.
+ * @param count        this rank's block extents; a zero extent is an empty block.
+ * @param buf          the block, contiguous in the handle's order (NULL if empty).
+ * @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
+ *                     `| DAH5_DARRAY_PARTIAL`. Compressed datasets always transfer
+ *                     collectively.
+ * @param options      NULL, or dataset options (compression, chunks, max dims). When
+ *                     compressed without chunk dims given, the chunk is the largest block:
+ *                     one chunk per block for a regular decomposition.
+ * @param dataset_out  receives the dataset, open, with its block table.
+ *
+ * # Safety
+ * `dims`, `offset`, `count` have `ndims` entries; `buf` holds the block; strings are
+ * NUL-terminated; `options` is NULL or valid; `dataset_out` is writable.
+ */
+int32_t dah5_darray_write(struct dah5_file *file,
+                          const char *name,
+                          int32_t dtype,
+                          uint32_t ndims,
+                          const uint64_t *dims,
+                          const uint64_t *offset,
+                          const uint64_t *count,
+                          const void *buf,
+                          uint32_t flags,
+                          const struct dah5_dataset_options *options,
+                          struct dah5_dataset **dataset_out);
+
+/**
+ * The block table recorded by `dah5_darray_write`: how many blocks, and each block's
+ * offset and count (in the handle's order; block i was written by rank i, an empty one
+ * has a zero count).
+ *
+ * Local (the table was read when the dataset was opened).
+ *
+ * @param capacity     blocks `offsets_out` and `counts_out` have room for (ndims u64s
+ *                     each). 0 asks only for the number: then they may be NULL.
+ * @param nblocks_out  receives the number of blocks.
+ * @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table (it was not
+ *         written by `dah5_darray_write`; read it with `dah5_darray_partition`);
+ *         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
+ *
+ * # Safety
+ * `nblocks_out` is writable; with capacity > 0, `offsets_out` and `counts_out` have room
+ * for capacity × ndims u64s.
+ */
+int32_t dah5_darray_blocks(const struct dah5_dataset *dataset,
+                           uint32_t capacity,
+                           uint32_t *nblocks_out,
+                           uint64_t *offsets_out,
+                           uint64_t *counts_out);
+
+/**
+ * A balanced block of the dataset for rank `rank` of `nranks`: with it, any number of
+ * ranks reads an array back with one call each to `dah5_read_block`, whatever wrote it.
+ * The slowest-varying dimension in the file (the first in C order, the last in Fortran
+ * order) with at least `nranks` elements is cut into nearly equal parts, so each rank
+ * reads one contiguous range of the file; if no dimension is that long, the longest is
+ * cut and some ranks get an empty block.
+ *
+ * Local.
+ *
+ * @param offset_out, count_out  ndims entries each, in the handle's order.
+ *
+ * # Safety
+ * `offset_out` and `count_out` have room for ndims u64s.
+ */
+int32_t dah5_darray_partition(const struct dah5_dataset *dataset,
+                              int32_t rank,
+                              int32_t nranks,
+                              uint64_t *offset_out,
+                              uint64_t *count_out);
 
 /**
  * Fill `options_out` with the defaults (no fill).
@@ -466,6 +719,23 @@ int32_t dah5_dataset_ndims(const struct dah5_dataset *dataset, uint32_t *ndims_o
 int32_t dah5_dataset_dims(const struct dah5_dataset *dataset,
                           uint32_t capacity,
                           uint64_t *dims_out);
+
+/**
+ * Change the dataset's dims to `new_dims` (in the handle's order), up to the max dims it
+ * was created with (`dah5_dataset_options.max_dims`): how a time series grows by one step
+ * before each rank writes its block of the new slab. Elements added and not yet written
+ * read as zeros.
+ *
+ * **Collective** over the file's communicator, with the same `new_dims` on every rank.
+ *
+ * @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` beyond the max dims (on every rank, if any
+ *         rank's `new_dims` are); `DAH5_ERR_INVALID_ARGUMENT` when `ndims` differs from
+ *         the dataset's.
+ *
+ * # Safety
+ * `new_dims` is NULL or has `ndims` entries.
+ */
+int32_t dah5_dataset_extend(struct dah5_dataset *dataset, uint32_t ndims, const uint64_t *new_dims);
 
 /**
  * Fill `options_out` with the defaults (1 MiB alignment threshold and alignment).
@@ -570,6 +840,17 @@ int32_t dah5_file_flush(struct dah5_file *file);
  * `file` is NULL or points to a writable `dah5_file *`.
  */
 int32_t dah5_file_close(struct dah5_file **file);
+
+/**
+ * Turn MPI atomic mode on (`atomic` = 1) or off (0) for the file. In atomic mode, data one
+ * rank writes is seen by another rank's read as soon as the write has returned (and the
+ * ranks have synchronized, e.g. with a barrier); without it, only after `dah5_file_flush`
+ * (or close) and a barrier. Atomic mode makes writes slower. `DAH5_ATOMIC` in the file
+ * options turns it on from the start.
+ *
+ * **Collective** over the file's communicator, with the same value on every rank.
+ */
+int32_t dah5_file_set_atomic(struct dah5_file *file, int32_t atomic);
 
 /**
  * The version of the dah5 library that is running, as

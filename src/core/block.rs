@@ -75,7 +75,20 @@ fn convertible(a: Dtype, b: Dtype) -> bool {
 }
 
 impl Dataset {
-    fn plan<'a>(&self, direction: Direction, request: BlockRequest<'a>) -> Result<Plan<'a>> {
+    fn plan<'a>(
+        &self,
+        direction: Direction,
+        collective: bool,
+        request: BlockRequest<'a>,
+    ) -> Result<Plan<'a>> {
+        if direction == Direction::Write && self.filtered && !collective {
+            return Err(Error::invalid(format!(
+                "dataset {:?} is compressed, and parallel HDF5 writes compressed datasets only \
+                 collectively: pass DAH5_COLLECTIVE (every rank calls, ranks with nothing pass \
+                 a zero count)",
+                self.name()
+            )));
+        }
         if direction == Direction::Write && !self.file.writable {
             return Err(Error::new(
                 ErrorKind::ReadOnly,
@@ -146,7 +159,7 @@ impl Dataset {
         request: Result<BlockRequest<'_>>,
     ) -> Result<()> {
         let op = direction.operation();
-        let plan = request.and_then(|r| self.plan(direction, r));
+        let plan = request.and_then(|r| self.plan(direction, collective, r));
         let calls = if collective {
             let digest = plan.as_ref().map(|p| {
                 Digest::of(op)

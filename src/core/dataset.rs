@@ -2,20 +2,24 @@
 
 use std::sync::Arc;
 
+use crate::core::darray::BlockTable;
 use crate::core::digest::Digest;
 use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{File, FileShared};
+use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims};
 use crate::h5;
 use crate::h5::id::Id;
 use crate::mpi::agree::agree;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DatasetOptions {
     /// Write zeros over the whole dataset at creation (off by default: it costs a full
     /// write, and most arrays are written whole anyway).
     pub fill_with_zeros: bool,
+    /// Chunking, compression, maximum dims: in the file handle's order.
+    pub layout: LayoutRequest,
 }
 
 /// Everything a rank says when it creates a dataset.
@@ -29,6 +33,24 @@ pub struct DatasetRequest {
     pub options: DatasetOptions,
 }
 
+impl DatasetRequest {
+    fn digest(&self, operation: &str) -> u64 {
+        let layout = &self.options.layout;
+        Digest::of(operation)
+            .bytes(self.name.as_bytes())
+            .bytes(self.dtype.name().as_bytes())
+            .u64s(&self.dims)
+            .u64s(layout.chunk.as_deref().unwrap_or_default())
+            .u64s(layout.max_dims.as_deref().unwrap_or_default())
+            .u64s(&[
+                self.options.fill_with_zeros as u64,
+                layout.deflate_level as u64,
+                layout.shuffle as u64,
+            ])
+            .value()
+    }
+}
+
 #[derive(Debug)]
 pub struct Dataset {
     pub(crate) file: Arc<FileShared>,
@@ -37,6 +59,12 @@ pub struct Dataset {
     dtype: Dtype,
     /// In storage (C) order.
     pub(crate) storage_dims: Vec<u64>,
+    /// Maximum extents in storage order (equal to `storage_dims` unless extendible).
+    max_storage_dims: Vec<u64>,
+    /// Filters (compression) on: parallel HDF5 then writes only collectively.
+    pub(crate) filtered: bool,
+    /// The decomposition recorded by `dah5_darray_write`, if any.
+    pub(crate) blocks: Option<BlockTable>,
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -62,32 +90,77 @@ impl File {
         Ok(())
     }
 
+    /// The layout of `request` in storage order, following `block` (storage order) when the
+    /// library picks the chunk.
+    pub(crate) fn layout_of(
+        &self,
+        request: &DatasetRequest,
+        block: Option<&[u64]>,
+    ) -> Result<Layout> {
+        let order = self.order();
+        let storage = LayoutRequest {
+            chunk: request
+                .options
+                .layout
+                .chunk
+                .as_deref()
+                .map(|c| order.to_storage(c)),
+            max_dims: request
+                .options
+                .layout
+                .max_dims
+                .as_deref()
+                .map(|m| order.to_storage(m)),
+            ..request.options.layout.clone()
+        };
+        layout::decide(
+            &order.to_storage(&request.dims),
+            request.dtype.size(),
+            &storage,
+            block,
+        )
+    }
+
+    /// Check what one rank can check alone before a dataset is created.
+    pub(crate) fn check_create(&self, request: DatasetRequest) -> Result<DatasetRequest> {
+        self.check_writable()?;
+        check_name(&request.name)?;
+        check_dims(&request.dims, request.dtype.size())?;
+        self.layout_of(&request, None)?;
+        Ok(request)
+    }
+
     /// Create a dataset (collective). `request` is this rank's arguments, or the reason
     /// they are invalid here.
     pub fn create_dataset(&self, request: Result<DatasetRequest>) -> Result<Dataset> {
         let op = "dah5_dataset_create";
-        let request = request.and_then(|r| {
-            self.check_writable()?;
-            check_name(&r.name)?;
-            check_dims(&r.dims, r.dtype.size())?;
-            Ok(r)
-        });
-        let digest = request.as_ref().map(|r| {
-            Digest::of(op)
-                .bytes(r.name.as_bytes())
-                .bytes(r.dtype.name().as_bytes())
-                .u64s(&r.dims)
-                .u64(r.options.fill_with_zeros as u64)
-                .value()
-        });
-        agree(&self.shared.comm, op, digest, &[])?;
+        let request = request.and_then(|r| self.check_create(r));
+        agree(
+            &self.shared.comm,
+            op,
+            request.as_ref().map(|r| r.digest(op)),
+            &[],
+        )?;
         let request = request?;
+        let layout = self.layout_of(&request, None)?;
+        self.create_agreed(request, &layout)
+    }
 
+    /// Create a dataset all ranks agreed on (collective).
+    pub(crate) fn create_agreed(
+        &self,
+        request: DatasetRequest,
+        layout: &Layout,
+    ) -> Result<Dataset> {
         let storage_dims = self.order().to_storage(&request.dims);
+        let max_storage_dims = layout
+            .max_dims
+            .clone()
+            .unwrap_or_else(|| storage_dims.clone());
         let file_type = h5::types::native(request.dtype)?;
-        let space = h5::space::simple(&storage_dims)?;
+        let space = h5::space::simple_with_max(&storage_dims, &max_storage_dims)?;
         let lcpl = h5::plist::link_create()?;
-        let dcpl = h5::plist::dataset_create(request.options.fill_with_zeros)?;
+        let dcpl = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
         let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, &lcpl, &dcpl)
             .map_err(|e| e.context(format_args!("dataset {:?}", request.name)))?;
         Ok(Dataset {
@@ -96,6 +169,9 @@ impl File {
             name: request.name,
             dtype: request.dtype,
             storage_dims,
+            max_storage_dims,
+            filtered: layout.filtered(),
+            blocks: None,
         })
     }
 
@@ -112,7 +188,7 @@ impl File {
         let id = h5::dataset::open(&self.id, &name).map_err(context)?;
         let file_type = h5::dataset::file_type(&id)?;
         let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
-        let storage_dims = h5::space::dims(&h5::dataset::space(&id)?)?;
+        let (storage_dims, max_storage_dims) = h5::space::extents(&h5::dataset::space(&id)?)?;
         check_ndims(storage_dims.len()).map_err(|e| {
             Error::new(
                 ErrorKind::TypeMismatch,
@@ -122,12 +198,17 @@ impl File {
                 ),
             )
         })?;
+        let filtered = h5::plist::has_filters(&h5::dataset::create_plist(&id)?)?;
+        let blocks = BlockTable::read(&id, storage_dims.len()).map_err(context)?;
         Ok(Dataset {
             file: self.shared.clone(),
             id,
             name,
             dtype,
             storage_dims,
+            max_storage_dims,
+            filtered,
+            blocks,
         })
     }
 }
@@ -148,6 +229,66 @@ impl Dataset {
     /// Dims in the file handle's order.
     pub fn dims(&self) -> Vec<u64> {
         self.file.order.to_storage(&self.storage_dims)
+    }
+
+    /// Maximum dims in the file handle's order (`UNLIMITED` where unbounded).
+    pub fn max_dims(&self) -> Vec<u64> {
+        self.file.order.to_storage(&self.max_storage_dims)
+    }
+
+    /// Change the dims (collective): `new_dims` in the file handle's order, each at most the
+    /// maximum. Growing exposes new elements (unwritten: zeros when read); shrinking drops
+    /// elements.
+    pub fn extend(&mut self, new_dims: Result<Vec<u64>>) -> Result<()> {
+        let op = "dah5_dataset_extend";
+        let order = self.file.order;
+        let new_dims = new_dims.and_then(|dims| {
+            if !self.file.writable {
+                return Err(Error::new(
+                    ErrorKind::ReadOnly,
+                    format!("dataset {:?}: the file was opened read-only", self.name),
+                ));
+            }
+            if dims.len() != self.ndims() {
+                return Err(Error::invalid(format!(
+                    "new_dims has {} entries but dataset {:?} has {} dims",
+                    dims.len(),
+                    self.name,
+                    self.ndims()
+                )));
+            }
+            let max = self.max_dims();
+            for (d, (&n, &m)) in dims.iter().zip(&max).enumerate() {
+                if n > m {
+                    let limit = if m == UNLIMITED {
+                        "unlimited".to_string()
+                    } else {
+                        m.to_string()
+                    };
+                    return Err(Error::new(
+                        ErrorKind::OutOfBounds,
+                        format!(
+                            "new_dims[{d}] = {n} exceeds the maximum {limit} of dataset {:?} \
+                             (max dims {max:?}; only datasets created with max_dims grow)",
+                            self.name
+                        ),
+                    ));
+                }
+            }
+            Ok(dims)
+        });
+        let digest = new_dims.as_ref().map(|dims| {
+            Digest::of(op)
+                .bytes(self.name.as_bytes())
+                .u64s(dims)
+                .value()
+        });
+        agree(&self.file.comm, op, digest, &[])?;
+        let storage = order.to_storage(&new_dims?);
+        h5::dataset::set_extent(&self.id, &storage)
+            .map_err(|e| e.context(format_args!("dataset {:?}", self.name)))?;
+        self.storage_dims = storage;
+        Ok(())
     }
 
     /// The agreement step of a close (collective); nothing is closed when it fails.

@@ -11,6 +11,7 @@ use crate::h5::id::Id;
 use crate::mpi;
 use crate::mpi::agree::{agree, decode_failure, failure_word};
 use crate::mpi::comm::Comm;
+use crate::mpi::info::Info;
 
 /// Objects of at least this many bytes start at a multiple of `DEFAULT_ALIGNMENT`: the
 /// dataset's raw data then starts on a file-system block boundary.
@@ -28,14 +29,57 @@ pub enum Access {
     },
 }
 
+/// HDF5 file-access tuning (0 means HDF5's default where it says so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    pub alignment_threshold: u64,
+    pub alignment: u64,
+    /// `H5Pset_meta_block_size`: small metadata objects are packed into blocks this big.
+    pub meta_block_size: u64,
+    /// Initial (and at least maximum) size of the metadata cache.
+    pub metadata_cache_bytes: u64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            alignment_threshold: DEFAULT_ALIGNMENT_THRESHOLD,
+            alignment: DEFAULT_ALIGNMENT,
+            meta_block_size: 0,
+            metadata_cache_bytes: 0,
+        }
+    }
+}
+
+/// MPI-IO hints: `MPI_Info` keys and values, e.g. `("romio_cb_write", "enable")`.
+pub type Hints = Vec<(String, String)>;
+
 /// Everything a rank says when it creates or opens a file.
 #[derive(Clone, Debug)]
 pub struct FileRequest {
     pub path: String,
     pub access: Access,
     pub order: Order,
-    pub alignment_threshold: u64,
-    pub alignment: u64,
+    pub tuning: Tuning,
+    pub hints: Hints,
+    /// MPI atomic mode from the start (see [`File::set_atomic`]).
+    pub atomic: bool,
+}
+
+/// `"key=value;key=value"` (spaces around items ignored) as MPI_Info pairs.
+pub fn parse_hints(text: &str) -> Result<Hints> {
+    text.split(';')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| match item.split_once('=') {
+            Some((key, value)) if !key.trim().is_empty() => {
+                Ok((key.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(Error::invalid(format!(
+                "MPI hint {item:?} is not key=value (hints are \"key=value;key=value\")"
+            ))),
+        })
+        .collect()
 }
 
 impl FileRequest {
@@ -43,7 +87,7 @@ impl FileRequest {
         if self.path.is_empty() {
             return Err(Error::invalid("path is empty"));
         }
-        if self.alignment == 0 {
+        if self.tuning.alignment == 0 {
             return Err(Error::invalid("alignment = 0: it must be at least 1"));
         }
         Ok(self)
@@ -54,11 +98,20 @@ impl FileRequest {
             Access::Create { truncate } => (0, truncate),
             Access::Open { writable } => (1, writable),
         };
-        Digest::of(operation)
+        let t = &self.tuning;
+        let mut digest = Digest::of(operation)
             .bytes(self.path.as_bytes())
             .u64s(&[mode, flag as u64, (self.order == Order::Fortran) as u64])
-            .u64s(&[self.alignment_threshold, self.alignment])
-            .value()
+            .u64s(&[t.alignment_threshold, t.alignment])
+            .u64s(&[
+                t.meta_block_size,
+                t.metadata_cache_bytes,
+                self.atomic as u64,
+            ]);
+        for (key, value) in &self.hints {
+            digest = digest.bytes(key.as_bytes()).bytes(value.as_bytes());
+        }
+        digest.value()
     }
 }
 
@@ -114,13 +167,16 @@ impl File {
             &[],
         )?;
         let request = request?;
-        let fapl =
-            h5::plist::file_access(comm.raw(), request.alignment_threshold, request.alignment)?;
+        let info = Info::new(&request.hints)?;
+        let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning)?;
         let id = match request.access {
             Access::Create { truncate } => h5::file::create(&request.path, truncate, &fapl),
             Access::Open { writable } => h5::file::open(&request.path, writable, &fapl),
         }
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
+        if request.atomic {
+            h5::file::set_atomicity(&id, true)?;
+        }
         let writable = request.access != (Access::Open { writable: false });
         Ok(File {
             shared: Arc::new(FileShared {
@@ -142,6 +198,21 @@ impl File {
         Digest::of(operation)
             .bytes(self.shared.path.as_bytes())
             .value()
+    }
+
+    /// Turn MPI atomic mode on or off (collective). In atomic mode a write by one rank is
+    /// visible to a read by another as soon as the write returns (MPI_File_set_atomicity);
+    /// otherwise only after a flush (or close) and a barrier.
+    pub fn set_atomic(&self, atomic: Result<bool>) -> Result<()> {
+        let op = "dah5_file_set_atomic";
+        let digest = atomic.as_ref().map(|&on| {
+            Digest::of(op)
+                .bytes(self.shared.path.as_bytes())
+                .u64(on as u64)
+                .value()
+        });
+        agree(&self.shared.comm, op, digest, &[])?;
+        h5::file::set_atomicity(&self.id, atomic?)
     }
 
     /// Flush everything to storage (collective): afterwards a new opener sees the data.

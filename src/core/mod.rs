@@ -1,11 +1,14 @@
 //! Safe Rust core: files, datasets and blocks, with every rule of the library (bounds,
 //! order, dtypes, collective agreement) and no knowledge of C pointers.
 
+pub mod attr;
 pub mod block;
+pub mod darray;
 pub mod dataset;
 pub mod digest;
 pub mod dtype;
 pub mod error;
 pub mod file;
+pub mod layout;
 pub mod shape;
 pub mod split;

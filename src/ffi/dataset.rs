@@ -213,3 +213,35 @@ pub unsafe extern "C" fn dah5_dataset_dims(
         Ok(())
     })
 }
+
+/// Change the dataset's dims to `new_dims` (in the handle's order), up to the max dims it
+/// was created with (`dah5_dataset_options.max_dims`): how a time series grows by one step
+/// before each rank writes its block of the new slab. Elements added and not yet written
+/// read as zeros.
+///
+/// **Collective** over the file's communicator, with the same `new_dims` on every rank.
+///
+/// @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` beyond the max dims (on every rank, if any
+///         rank's `new_dims` are); `DAH5_ERR_INVALID_ARGUMENT` when `ndims` differs from
+///         the dataset's.
+///
+/// # Safety
+/// `new_dims` is NULL or has `ndims` entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_extend(
+    dataset: *mut dah5_dataset,
+    ndims: u32,
+    new_dims: *const u64,
+) -> i32 {
+    boundary("dah5_dataset_extend", || {
+        args::out(dataset, "dataset")?;
+        let mut registry = registry();
+        let dataset = registry.dataset_mut(dataset.addr() as u64)?;
+        let new_dims = (|| {
+            check_ndims(ndims as usize)?;
+            // SAFETY: `new_dims` has `ndims` entries by the contract.
+            unsafe { args::u64s(new_dims, ndims as usize, "new_dims") }
+        })();
+        dataset.extend(new_dims)
+    })
+}

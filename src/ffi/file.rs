@@ -45,16 +45,16 @@ unsafe fn open_file(
             // SAFETY: by this function's contract.
             let path = unsafe { args::string(path, "path") }?;
             let (access, order) = parse_flags(flags)?;
-            // SAFETY: by this function's contract.
-            let (alignment_threshold, alignment) =
-                file_options(&unsafe { args::options(options) })?;
+            // SAFETY: by this function's contract (options, and its mpi_hints string).
+            let (tuning, hints, atomic) = unsafe { file_options(&args::options(options)) }?;
             args::out(file_out, "file_out")?;
             Ok(FileRequest {
                 path: path.to_string(),
                 access,
                 order,
-                alignment_threshold,
-                alignment,
+                tuning,
+                hints,
+                atomic,
             })
         })();
         let file = File::open(comm, function, request)?;
@@ -213,5 +213,27 @@ pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *file = std::ptr::null_mut() };
         handle.close(agreed, datasets)
+    })
+}
+
+/// Turn MPI atomic mode on (`atomic` = 1) or off (0) for the file. In atomic mode, data one
+/// rank writes is seen by another rank's read as soon as the write has returned (and the
+/// ranks have synchronized, e.g. with a barrier); without it, only after `dah5_file_flush`
+/// (or close) and a barrier. Atomic mode makes writes slower. `DAH5_ATOMIC` in the file
+/// options turns it on from the start.
+///
+/// **Collective** over the file's communicator, with the same value on every rank.
+#[unsafe(no_mangle)]
+pub extern "C" fn dah5_file_set_atomic(file: *mut dah5_file, atomic: i32) -> i32 {
+    boundary("dah5_file_set_atomic", || {
+        args::out(file, "file")?;
+        let on = match atomic {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(crate::core::error::Error::invalid(format!(
+                "atomic = {atomic}: pass 1 (on) or 0 (off)"
+            ))),
+        };
+        registry().file(file.addr() as u64)?.set_atomic(on)
     })
 }

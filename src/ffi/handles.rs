@@ -83,6 +83,11 @@ impl<T> Slots<T> {
         Ok(self.slots[i].value.as_ref().expect("checked by index"))
     }
 
+    fn get_mut(&mut self, token: u64) -> Result<&mut T> {
+        let i = self.index(token)?;
+        Ok(self.slots[i].value.as_mut().expect("checked by index"))
+    }
+
     fn remove(&mut self, token: u64) -> Result<T> {
         let i = self.index(token)?;
         Ok(self.slots[i].value.take().expect("checked by index"))
@@ -149,6 +154,10 @@ impl Registry {
 
     pub fn dataset(&self, token: u64) -> Result<&Dataset> {
         self.datasets.get(token).map(|e| &e.dataset)
+    }
+
+    pub fn dataset_mut(&mut self, token: u64) -> Result<&mut Dataset> {
+        self.datasets.get_mut(token).map(|e| &mut e.dataset)
     }
 
     pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {

@@ -2,8 +2,10 @@
 //! pointers, turns C values into core types, calls core, and maps the error to a status.
 
 mod args;
+pub mod attr;
 pub mod block;
 pub mod consts;
+pub mod darray;
 pub mod dataset;
 pub mod file;
 mod handles;

@@ -1,7 +1,10 @@
 //! HDF5 datasets: create, open, describe, move data.
 
-use hdf5_sys::h5d::{H5Dclose, H5Dcreate2, H5Dget_space, H5Dget_type, H5Dopen2, H5Dread, H5Dwrite};
-use hdf5_sys::h5p::H5P_DEFAULT;
+use hdf5_sys::h5d::{
+    H5Dclose, H5Dcreate2, H5Dget_create_plist, H5Dget_space, H5Dget_type, H5Dopen2, H5Dread,
+    H5Dset_extent, H5Dwrite,
+};
+use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose};
 use hdf5_sys::h5s::H5Sclose;
 use hdf5_sys::h5t::H5Tclose;
 
@@ -52,6 +55,24 @@ pub fn file_type(dataset: &Id) -> Result<Id> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset; the returned type is ours to close.
     Id::create("H5Dget_type", H5Tclose, || unsafe { H5Dget_type(d) })
+}
+
+pub fn create_plist(dataset: &Id) -> Result<Id> {
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset; the returned list is ours to close.
+    Id::create("H5Dget_create_plist", H5Pclose, || unsafe {
+        H5Dget_create_plist(d)
+    })
+}
+
+/// Change the extents (collective; storage order, within the maximum).
+pub fn set_extent(dataset: &Id, dims: &[u64]) -> Result<()> {
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset; `dims` has one entry per dimension.
+    call("H5Dset_extent", || unsafe {
+        H5Dset_extent(d, dims.as_ptr())
+    })?;
+    Ok(())
 }
 
 /// The ids of one transfer: what the buffer holds, where it goes, how it moves.

@@ -2,7 +2,7 @@
 
 use hdf5_sys::h5f::{
     H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_SCOPE_GLOBAL, H5Fclose,
-    H5Fcreate, H5Fflush, H5Fopen,
+    H5Fcreate, H5Fflush, H5Fopen, H5Fset_mpi_atomicity,
 };
 use hdf5_sys::h5p::H5P_DEFAULT;
 
@@ -45,5 +45,15 @@ pub fn flush(file: &Id) -> Result<()> {
     let raw = file.raw();
     // SAFETY: `raw` is an open file.
     call("H5Fflush", || unsafe { H5Fflush(raw, H5F_SCOPE_GLOBAL) })?;
+    Ok(())
+}
+
+/// MPI atomic mode on or off (collective).
+pub fn set_atomicity(file: &Id, atomic: bool) -> Result<()> {
+    let raw = file.raw();
+    // SAFETY: `raw` is an open file of the MPI-IO driver.
+    call("H5Fset_mpi_atomicity", || unsafe {
+        H5Fset_mpi_atomicity(raw, atomic as _)
+    })?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! is initialized with automatic error printing off, and turns a failure into an [`Error`]
 //! carrying the HDF5 error stack, captured before the lock is released.
 
+pub mod attr;
 pub mod dataset;
 mod error_stack;
 pub mod file;

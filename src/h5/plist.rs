@@ -1,35 +1,48 @@
 //! The property lists behind dah5's defaults.
 
+use hdf5_sys::h5ac::{H5AC__CURR_CACHE_CONFIG_VERSION, H5AC_cache_config_t};
 use hdf5_sys::h5d::{
     H5D_ALLOC_TIME_EARLY, H5D_CONTIGUOUS, H5D_FILL_TIME_ALLOC, H5D_FILL_TIME_NEVER,
 };
 use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDENT};
 use hdf5_sys::h5p::{
-    H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_CLS_LINK_CREATE,
-    H5Pclose, H5Pcreate, H5Pset_alignment, H5Pset_all_coll_metadata_ops, H5Pset_alloc_time,
-    H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_dxpl_mpio,
-    H5Pset_fapl_mpio, H5Pset_fill_time, H5Pset_layout,
+    H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_CLS_LINK_ACCESS,
+    H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
+    H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_chunk, H5Pset_coll_metadata_write,
+    H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio,
+    H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config, H5Pset_meta_block_size, H5Pset_shuffle,
 };
-use mpi_sys::{MPI_Comm, RSMPI_INFO_NULL};
+use mpi_sys::MPI_Comm;
 
 use crate::core::error::Result;
+use crate::core::file::Tuning;
+use crate::core::layout::Layout;
 use crate::h5::call;
 use crate::h5::id::Id;
+use crate::mpi::info::Info;
+
+// The attribute access class, which hdf5-sys does not declare (HDF5 1.10's
+// H5P_ATTRIBUTE_ACCESS macro reads this global).
+unsafe extern "C" {
+    static H5P_CLS_ATTRIBUTE_ACCESS_ID_g: hdf5_sys::h5i::hid_t;
+}
 
 fn create(class: &'static hdf5_sys::h5i::hid_t) -> Result<Id> {
     // SAFETY: the class id is one of HDF5's predefined classes, valid after H5open.
     Id::create("H5Pcreate", H5Pclose, || unsafe { H5Pcreate(*class) })
 }
 
-/// File access: the MPI-IO driver on `comm`, all metadata operations collective (reads and
-/// writes: every rank makes the same metadata calls, and HDF5 then does them once, on one
-/// rank, and broadcasts), and `alignment` for objects of at least `threshold` bytes.
-pub fn file_access(comm: MPI_Comm, threshold: u64, alignment: u64) -> Result<Id> {
+/// File access: the MPI-IO driver on `comm` with the MPI_Info hints, all metadata
+/// operations collective (reads and writes: every rank makes the same metadata calls, and
+/// HDF5 then does them once, on one rank, and broadcasts), and the tuning of `tuning`.
+pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
-    // SAFETY: `p` is a file access list; HDF5 dups `comm`, so it need not outlive the list.
+    let info = info.raw();
+    // SAFETY: `p` is a file access list; HDF5 dups `comm` and `info`, so they need not
+    // outlive the list.
     call("H5Pset_fapl_mpio", || unsafe {
-        H5Pset_fapl_mpio(p, comm, RSMPI_INFO_NULL)
+        H5Pset_fapl_mpio(p, comm, info)
     })?;
     // SAFETY: `p` is a file access list.
     call("H5Pset_all_coll_metadata_ops", || unsafe {
@@ -39,23 +52,81 @@ pub fn file_access(comm: MPI_Comm, threshold: u64, alignment: u64) -> Result<Id>
     call("H5Pset_coll_metadata_write", || unsafe {
         H5Pset_coll_metadata_write(p, 1)
     })?;
+    let (threshold, alignment) = (tuning.alignment_threshold, tuning.alignment);
     // SAFETY: `p` is a file access list.
     call("H5Pset_alignment", || unsafe {
         H5Pset_alignment(p, threshold, alignment)
     })?;
+    if tuning.meta_block_size > 0 {
+        let size = tuning.meta_block_size;
+        // SAFETY: `p` is a file access list.
+        call("H5Pset_meta_block_size", || unsafe {
+            H5Pset_meta_block_size(p, size)
+        })?;
+    }
+    if tuning.metadata_cache_bytes > 0 {
+        set_metadata_cache(p, tuning.metadata_cache_bytes as usize)?;
+    }
     Ok(fapl)
 }
 
-/// Dataset creation: contiguous, allocated at creation, and never filled unless asked
-/// (filling writes the whole dataset once before the user's data does; HDF5's default fill
-/// value is zero).
-pub fn dataset_create(fill_with_zeros: bool) -> Result<Id> {
+/// Start the metadata cache at `bytes` and let it grow to at least that (HDF5 requires
+/// min <= initial <= max).
+fn set_metadata_cache(fapl: hdf5_sys::h5i::hid_t, bytes: usize) -> Result<()> {
+    // SAFETY: H5AC_cache_config_t is plain data; H5Pget_mdc_config fills it below.
+    let mut config: H5AC_cache_config_t = unsafe { std::mem::zeroed() };
+    config.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    let c: *mut H5AC_cache_config_t = &mut config;
+    // SAFETY: `fapl` is a file access list; `c` points to a config of the current version.
+    call("H5Pget_mdc_config", || unsafe {
+        H5Pget_mdc_config(fapl, c)
+    })?;
+    config.set_initial_size = 1;
+    config.initial_size = bytes;
+    config.min_size = config.min_size.min(bytes);
+    config.max_size = config.max_size.max(bytes);
+    let c: *const H5AC_cache_config_t = &config;
+    // SAFETY: as above; HDF5 copies the config.
+    call("H5Pset_mdc_config", || unsafe {
+        H5Pset_mdc_config(fapl, c)
+    })?;
+    Ok(())
+}
+
+/// Dataset creation. Contiguous datasets are allocated at creation and never filled unless
+/// asked (filling writes the whole dataset once before the user's data does; HDF5's default
+/// fill value is zero). Chunked ones get their chunk shape and filters; a filtered dataset
+/// keeps HDF5's allocation and fill defaults, which its collective writes need (chunks are
+/// allocated as they are written, and never-written chunks read as zeros).
+pub fn dataset_create(layout: &Layout, fill_with_zeros: bool) -> Result<Id> {
     let dcpl = create(H5P_CLS_DATASET_CREATE)?;
     let p = dcpl.raw();
-    // SAFETY: `p` is a dataset creation list.
-    call("H5Pset_layout", || unsafe {
-        H5Pset_layout(p, H5D_CONTIGUOUS)
-    })?;
+    match &layout.chunk {
+        None => {
+            // SAFETY: `p` is a dataset creation list.
+            call("H5Pset_layout", || unsafe {
+                H5Pset_layout(p, H5D_CONTIGUOUS)
+            })?;
+        }
+        Some(chunk) => {
+            // SAFETY: `p` is a dataset creation list; `chunk` has one entry per dim.
+            call("H5Pset_chunk", || unsafe {
+                H5Pset_chunk(p, chunk.len() as i32, chunk.as_ptr())
+            })?;
+        }
+    }
+    if layout.shuffle {
+        // SAFETY: `p` is a chunked dataset creation list.
+        call("H5Pset_shuffle", || unsafe { H5Pset_shuffle(p) })?;
+    }
+    if layout.deflate_level > 0 {
+        let level = layout.deflate_level;
+        // SAFETY: `p` is a chunked dataset creation list.
+        call("H5Pset_deflate", || unsafe { H5Pset_deflate(p, level) })?;
+    }
+    if layout.filtered() {
+        return Ok(dcpl);
+    }
     // SAFETY: `p` is a dataset creation list.
     call("H5Pset_alloc_time", || unsafe {
         H5Pset_alloc_time(p, H5D_ALLOC_TIME_EARLY)
@@ -70,6 +141,29 @@ pub fn dataset_create(fill_with_zeros: bool) -> Result<Id> {
         H5Pset_fill_time(p, fill_time)
     })?;
     Ok(dcpl)
+}
+
+/// Whether a dataset creation list has filters (compression, shuffle, checksums).
+pub fn has_filters(dcpl: &Id) -> Result<bool> {
+    let p = dcpl.raw();
+    // SAFETY: `p` is a dataset creation list.
+    Ok(call("H5Pget_nfilters", || unsafe { H5Pget_nfilters(p) })? > 0)
+}
+
+/// Attribute and link access lists for a read that one rank makes alone: they override the
+/// file's collective metadata reads for this one operation.
+pub fn independent_read() -> Result<(Id, Id)> {
+    // SAFETY: a global of libhdf5, set by H5open (which `call` ensures before H5Pcreate).
+    let aapl = create(unsafe { &H5P_CLS_ATTRIBUTE_ACCESS_ID_g })?;
+    let lapl = create(H5P_CLS_LINK_ACCESS)?;
+    for list in [&aapl, &lapl] {
+        let p = list.raw();
+        // SAFETY: `p` is an attribute or link access list.
+        call("H5Pset_all_coll_metadata_ops", || unsafe {
+            H5Pset_all_coll_metadata_ops(p, 0)
+        })?;
+    }
+    Ok((aapl, lapl))
 }
 
 /// Link creation: make the intermediate groups of a name like "results/step1/u".

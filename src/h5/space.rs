@@ -1,8 +1,8 @@
 //! Dataspaces and selections.
 
 use hdf5_sys::h5s::{
-    H5S_SELECT_SET, H5Sclose, H5Scopy, H5Screate_simple, H5Sget_simple_extent_dims,
-    H5Sget_simple_extent_ndims, H5Sselect_hyperslab, H5Sselect_none,
+    H5S_SCALAR, H5S_SELECT_SET, H5Sclose, H5Scopy, H5Screate, H5Screate_simple,
+    H5Sget_simple_extent_dims, H5Sget_simple_extent_ndims, H5Sselect_hyperslab, H5Sselect_none,
 };
 
 use crate::core::error::Result;
@@ -15,6 +15,20 @@ pub fn simple(dims: &[u64]) -> Result<Id> {
     Id::create("H5Screate_simple", H5Sclose, || unsafe {
         H5Screate_simple(dims.len() as i32, dims.as_ptr(), std::ptr::null())
     })
+}
+
+/// A simple dataspace that can grow to `max` (`u64::MAX` is `H5S_UNLIMITED`).
+pub fn simple_with_max(dims: &[u64], max: &[u64]) -> Result<Id> {
+    // SAFETY: `dims` and `max` have `dims.len()` entries.
+    Id::create("H5Screate_simple", H5Sclose, || unsafe {
+        H5Screate_simple(dims.len() as i32, dims.as_ptr(), max.as_ptr())
+    })
+}
+
+/// A scalar dataspace (one element, rank 0).
+pub fn scalar() -> Result<Id> {
+    // SAFETY: creating a new dataspace.
+    Id::create("H5Screate", H5Sclose, || unsafe { H5Screate(H5S_SCALAR) })
 }
 
 /// A copy of `space` with the block `offset, count` selected.
@@ -51,17 +65,18 @@ fn copy(space: &Id) -> Result<Id> {
     Id::create("H5Scopy", H5Sclose, || unsafe { H5Scopy(raw) })
 }
 
-/// The extents of a simple dataspace (storage order).
-pub fn dims(space: &Id) -> Result<Vec<u64>> {
+/// The extents and maximum extents of a dataspace (storage order; empty for a scalar).
+pub fn extents(space: &Id) -> Result<(Vec<u64>, Vec<u64>)> {
     let raw = space.raw();
     // SAFETY: `raw` is a dataspace.
     let ndims = call("H5Sget_simple_extent_ndims", || unsafe {
         H5Sget_simple_extent_ndims(raw)
     })?;
     let mut dims = vec![0u64; ndims as usize];
-    // SAFETY: `dims` has room for the space's rank; NULL maxdims is allowed.
+    let mut max = vec![0u64; ndims as usize];
+    // SAFETY: both arrays have room for the space's rank.
     call("H5Sget_simple_extent_dims", || unsafe {
-        H5Sget_simple_extent_dims(raw, dims.as_mut_ptr(), std::ptr::null_mut())
+        H5Sget_simple_extent_dims(raw, dims.as_mut_ptr(), max.as_mut_ptr())
     })?;
-    Ok(dims)
+    Ok((dims, max))
 }

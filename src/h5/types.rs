@@ -5,11 +5,12 @@ use std::ffi::CStr;
 use hdf5_sys::h5::H5free_memory;
 use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5t::{
-    H5T_COMPOUND, H5T_FLOAT, H5T_INTEGER, H5T_NATIVE_DOUBLE, H5T_NATIVE_FLOAT, H5T_NATIVE_INT8,
-    H5T_NATIVE_INT16, H5T_NATIVE_INT32, H5T_NATIVE_INT64, H5T_NATIVE_UINT8, H5T_NATIVE_UINT16,
-    H5T_NATIVE_UINT32, H5T_NATIVE_UINT64, H5T_SGN_NONE, H5Tclose, H5Tcopy, H5Tcreate, H5Tget_class,
-    H5Tget_member_name, H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign,
-    H5Tget_size, H5Tinsert,
+    H5T_C_S1, H5T_COMPOUND, H5T_CSET_UTF8, H5T_FLOAT, H5T_INTEGER, H5T_NATIVE_DOUBLE,
+    H5T_NATIVE_FLOAT, H5T_NATIVE_INT8, H5T_NATIVE_INT16, H5T_NATIVE_INT32, H5T_NATIVE_INT64,
+    H5T_NATIVE_UINT8, H5T_NATIVE_UINT16, H5T_NATIVE_UINT32, H5T_NATIVE_UINT64, H5T_SGN_NONE,
+    H5T_STRING, H5T_VARIABLE, H5Tclose, H5Tcopy, H5Tcreate, H5Tget_class, H5Tget_member_name,
+    H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign, H5Tget_size, H5Tinsert,
+    H5Tis_variable_str, H5Tset_cset, H5Tset_size,
 };
 
 use crate::core::dtype::{Class, Dtype};
@@ -52,6 +53,35 @@ pub fn native(dtype: Dtype) -> Result<Id> {
         })?;
     }
     Ok(compound)
+}
+
+/// A variable-length UTF-8 string type: how h5py and HDF5.jl store a `str` attribute.
+pub fn utf8_string() -> Result<Id> {
+    // SAFETY: H5T_C_S1 is a predefined type, valid once HDF5 is open.
+    let t = Id::create("H5Tcopy", H5Tclose, || unsafe { H5Tcopy(*H5T_C_S1) })?;
+    let raw = t.raw();
+    // SAFETY: `raw` is a string type of ours.
+    call("H5Tset_size", || unsafe { H5Tset_size(raw, H5T_VARIABLE) })?;
+    // SAFETY: as above.
+    call("H5Tset_cset", || unsafe { H5Tset_cset(raw, H5T_CSET_UTF8) })?;
+    Ok(t)
+}
+
+/// How a type holds text: `None` if it is not a string, else `Some(None)` for a
+/// variable-length string and `Some(Some(n))` for a fixed one of `n` bytes.
+pub fn string_kind(type_id: hid_t) -> Result<Option<Option<usize>>> {
+    if type_class(type_id)? != H5T_STRING {
+        return Ok(None);
+    }
+    // SAFETY: `type_id` is an open string type.
+    let variable = call("H5Tis_variable_str", || unsafe {
+        H5Tis_variable_str(type_id)
+    })?;
+    Ok(Some(if variable > 0 {
+        None
+    } else {
+        Some(type_size(type_id)?)
+    }))
 }
 
 /// The dtype of an HDF5 datatype, if dah5 supports it.

@@ -1,8 +1,8 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c, MPI_Comm_free, MPI_Comm_rank, MPI_Comm_set_errhandler,
-    MPI_Comm_size, RSMPI_COMM_NULL, RSMPI_ERRORS_RETURN,
+    MPI_Allgather, MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c, MPI_Comm_free, MPI_Comm_rank,
+    MPI_Comm_set_errhandler, MPI_Comm_size, RSMPI_COMM_NULL, RSMPI_ERRORS_RETURN, RSMPI_UINT64_T,
 };
 
 use crate::core::error::{Error, Result};
@@ -82,6 +82,26 @@ fn all_zero_bytes<T: Copy>(value: &T) -> bool {
         std::slice::from_raw_parts((value as *const T).cast::<u8>(), std::mem::size_of::<T>())
     };
     bytes.iter().all(|&b| b == 0)
+}
+
+impl Comm {
+    /// Every rank's `values` (all ranks pass the same number), in rank order.
+    pub fn allgather(&self, values: &[u64]) -> Result<Vec<u64>> {
+        let mut all = vec![0u64; values.len() * self.size() as usize];
+        // SAFETY: `values` has `values.len()` u64s and `all` room for that many per rank.
+        check("MPI_Allgather", unsafe {
+            MPI_Allgather(
+                values.as_ptr().cast(),
+                values.len() as i32,
+                RSMPI_UINT64_T,
+                all.as_mut_ptr().cast(),
+                values.len() as i32,
+                RSMPI_UINT64_T,
+                self.raw,
+            )
+        })?;
+        Ok(all)
+    }
 }
 
 impl Drop for Comm {

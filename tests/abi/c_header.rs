@@ -11,6 +11,8 @@ pub struct CType {
     pub base: String,
     pub is_const: bool,
     pub pointers: usize,
+    /// `Some(n)` for a struct field `T name[n]`.
+    pub array: Option<usize>,
 }
 
 impl CType {
@@ -25,6 +27,7 @@ impl CType {
             base: words.join(" "),
             is_const,
             pointers,
+            array: None,
         }
     }
 }
@@ -32,7 +35,11 @@ impl CType {
 impl std::fmt::Display for CType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let constness = if self.is_const { "const " } else { "" };
-        write!(f, "{constness}{}{}", self.base, " *".repeat(self.pointers))
+        write!(f, "{constness}{}{}", self.base, " *".repeat(self.pointers))?;
+        match self.array {
+            Some(n) => write!(f, "[{n}]"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -46,7 +53,8 @@ pub struct Function {
 #[derive(Debug, Default)]
 pub struct Header {
     pub functions: Vec<Function>,
-    pub constants: BTreeMap<String, i64>,
+    /// Values as 64-bit patterns (`-1` and `UINT64_MAX` are the same).
+    pub constants: BTreeMap<String, u64>,
     /// Option structs (those with a body): name → fields in order.
     pub structs: BTreeMap<String, Vec<(String, CType)>>,
 }
@@ -57,7 +65,7 @@ impl Header {
         for line in text.lines() {
             let words: Vec<&str> = line.split_whitespace().collect();
             if let ["#define", name, value] = words[..]
-                && let Ok(value) = value.parse()
+                && let Some(value) = crate::parse_int(value)
             {
                 header.constants.insert(name.to_string(), value);
             }
@@ -116,9 +124,15 @@ impl Header {
     }
 }
 
-/// `"const uint64_t *offset"` → ("offset", `const uint64_t *`).
+/// `"const uint64_t *offset"` → ("offset", `const uint64_t *`); `"uint64_t chunk[32]"` →
+/// ("chunk", `uint64_t[32]`).
 fn declaration(text: &str) -> (String, CType) {
     let text = text.trim();
+    if let Some((decl, len)) = text.strip_suffix(']').and_then(|t| t.split_once('[')) {
+        let (name, mut ctype) = declaration(decl);
+        ctype.array = Some(len.trim().parse().expect("array length"));
+        return (name, ctype);
+    }
     let split = text
         .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
         .expect("a declaration has a type and a name");

@@ -31,7 +31,7 @@ pub struct Interface {
 #[derive(Debug, Default)]
 pub struct Module {
     pub interfaces: Vec<Interface>,
-    pub constants: BTreeMap<String, i64>,
+    pub constants: BTreeMap<String, u64>,
     pub types: BTreeMap<String, Vec<(String, String)>>,
 }
 
@@ -58,12 +58,23 @@ impl Module {
                     .position(|l| l.to_lowercase().starts_with("end type"))
                     .expect("end type")
                     + i;
-                let fields = lines[i + 1..end]
+                let fields: Vec<(String, String)> = lines[i + 1..end]
                     .iter()
                     .map(|l| {
                         let (kind, name) = l.split_once("::").expect("kind :: name");
-                        let name = name.split('=').next().unwrap().trim();
-                        (name.to_lowercase(), kind_of(kind))
+                        let name = name.split('=').next().unwrap().trim().to_lowercase();
+                        match name.split_once('(') {
+                            // An array field: its kind with the length, "c_int64_t(32)".
+                            Some((field, len)) => {
+                                let len = len.trim_end_matches(')').trim();
+                                // A number, or a parameter of the module (declared above).
+                                let len = crate::parse_int(len)
+                                    .or_else(|| module.constants.get(&len.to_uppercase()).copied())
+                                    .unwrap_or_else(|| panic!("array length {len}"));
+                                (field.trim().to_string(), format!("{}({len})", kind_of(kind)))
+                            }
+                            None => (name, kind_of(kind)),
+                        }
                     })
                     .collect();
                 module.types.insert(name, fields);
@@ -71,7 +82,7 @@ impl Module {
             } else if lower.contains(", parameter") && lower.contains("dah5_") {
                 let (_, def) = line.split_once("::").unwrap();
                 let (name, value) = def.split_once('=').unwrap();
-                let value = value.trim().parse().unwrap_or_else(|_| {
+                let value = crate::parse_int(value.trim()).unwrap_or_else(|| {
                     panic!("parameter {name} = {value}: not an integer literal")
                 });
                 module.constants.insert(name.trim().to_uppercase(), value);

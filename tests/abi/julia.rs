@@ -14,7 +14,7 @@ pub struct Ccall {
 #[derive(Debug, Default)]
 pub struct Package {
     pub ccalls: Vec<Ccall>,
-    pub constants: BTreeMap<String, i64>,
+    pub constants: BTreeMap<String, u64>,
     pub structs: BTreeMap<String, Vec<(String, String)>>,
 }
 
@@ -39,7 +39,7 @@ impl Package {
                     let number = value
                         .find('(')
                         .map_or(value, |open| &value[open + 1..value.len() - 1]);
-                    let number = number.parse().unwrap_or_else(|_| {
+                    let number = crate::parse_int(number).unwrap_or_else(|| {
                         panic!("constant DAH5_{name} = {value}: not an integer literal")
                     });
                     package

@@ -14,6 +14,24 @@ use fortran::FType;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// An integer constant as a 64-bit pattern: decimal (signed), `0x` hex, `UINT64_MAX`, with
+/// Julia's `_` separators or a Fortran kind suffix (`-1_c_int64_t`).
+pub fn parse_int(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if text == "UINT64_MAX" || text == "typemax(UInt64)" {
+        return Some(u64::MAX);
+    }
+    let number = match text.split_once("_c_") {
+        Some((number, _kind)) => number,
+        None => text,
+    };
+    let number = number.replace('_', "");
+    if let Some(hex) = number.strip_prefix("0x") {
+        return u64::from_str_radix(hex, 16).ok();
+    }
+    number.parse::<i64>().ok().map(|v| v as u64)
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -64,6 +82,19 @@ fn julia_base_matches(julia: &str, c: &str) -> bool {
 /// Does a Julia ccall type pass what the C type says? `Ptr{T}`/`Ref{T}` are one pointer
 /// level (const is C's business), `Cstring` is a NUL-terminated `const char *`.
 fn julia_matches(julia: &str, c: &CType) -> bool {
+    if let Some(n) = c.array {
+        let element = CType {
+            array: None,
+            ..c.clone()
+        };
+        return julia
+            .strip_prefix("NTuple{")
+            .and_then(|t| t.strip_suffix('}'))
+            .and_then(|t| t.split_once(','))
+            .is_some_and(|(len, inner)| {
+                len.trim().parse() == Ok(n) && julia_matches(inner.trim(), &element)
+            });
+    }
     if julia == "Cstring" {
         return c.base == "char" && c.pointers == 1 && c.is_const;
     }
@@ -241,7 +272,7 @@ fn fortran_drift(header: &Header, module: &fortran::Module) -> Vec<String> {
         &module.constants,
     ));
     errors.extend(struct_drift("Fortran", header, &module.types, |kind, c| {
-        fortran_for(c, header, false).is_some_and(|expected| expected.kind == kind)
+        fortran_field(c) == kind
     }));
     errors
 }
@@ -273,6 +304,24 @@ fn struct_drift(
     errors
 }
 
+/// How a Fortran bind(C) type declares a C struct field: the kind, and for an array the
+/// length, as `c_int64_t(32)`; a pointer is c_ptr.
+fn fortran_field(c: &CType) -> String {
+    if c.pointers > 0 {
+        return "c_ptr".to_string();
+    }
+    let kind = match c.base.as_str() {
+        "int32_t" | "uint32_t" => "c_int32_t",
+        "int64_t" | "uint64_t" => "c_int64_t",
+        "size_t" => "c_size_t",
+        other => other,
+    };
+    match c.array {
+        None => kind.to_string(),
+        Some(n) => format!("{kind}({n})"),
+    }
+}
+
 fn describe(expected: Option<FType>) -> String {
     expected.map_or("a type Fortran cannot express".to_string(), |e| {
         e.to_string()
@@ -286,8 +335,8 @@ fn show_fields(fields: &[(String, CType)]) -> String {
 
 fn constant_drift(
     language: &str,
-    c: &BTreeMap<String, i64>,
-    theirs: &BTreeMap<String, i64>,
+    c: &BTreeMap<String, u64>,
+    theirs: &BTreeMap<String, u64>,
 ) -> Vec<String> {
     let mut errors = Vec::new();
     for (name, value) in c {
@@ -328,8 +377,11 @@ fn header_is_parsed_completely() {
             .to_string(),
         "const char *"
     );
-    assert_eq!(header.constants["DAH5_ERR_COLLECTIVE_MISMATCH"], -13);
-    assert_eq!(header.structs["dah5_file_options"].len(), 4);
+    assert_eq!(header.constants["DAH5_ERR_COLLECTIVE_MISMATCH"], -13i64 as u64);
+    assert_eq!(header.constants["DAH5_UNLIMITED"], u64::MAX);
+    let chunk = &header.structs["dah5_dataset_options"][6];
+    assert_eq!((chunk.0.as_str(), chunk.1.to_string()), ("chunk", "uint64_t[32]".into()));
+    assert_eq!(header.structs["dah5_file_options"].len(), 7);
     assert!(header.is_opaque("struct dah5_file"));
 }
 

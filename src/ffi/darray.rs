@@ -1,0 +1,213 @@
+//! Distributed arrays in the C ABI: write with the decomposition recorded, read it back.
+
+use std::ffi::{c_char, c_void};
+
+use crate::core::darray::{DarrayRequest, partition};
+use crate::core::dataset::DatasetRequest;
+use crate::core::error::{Error, ErrorKind};
+use crate::core::shape::{byte_len, check_ndims};
+use crate::ffi::consts::{
+    DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known, dah5_dataset_options, dataset_options,
+    dtype_from_code,
+};
+use crate::ffi::handles::registry;
+use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};
+
+/// Write a distributed array: every rank passes the global dims and its own block, and the
+/// library creates the dataset, records the decomposition in it, and writes every block.
+///
+/// **Collective** over the file's communicator. Before anything is written, the ranks'
+/// blocks are gathered and checked: each inside the dims, no two overlapping, and together
+/// covering the whole array (unless `DAH5_DARRAY_PARTIAL`). When a check fails every rank
+/// returns the same error, naming the ranks and blocks, and nothing is created. The block
+/// table is stored as attributes of the dataset (see README, "File schema"), so any later
+/// job (or h5py) knows how the array was distributed.
+///
+/// @param file         an open, writable file.
+/// @param name         the dataset's path (groups made), the same on every rank.
+/// @param dtype        the dataset's and the buffer's element type, the same on every rank.
+/// @param ndims        1 .. `DAH5_MAX_NDIMS`.
+/// @param dims         the global extents (the same on every rank), in the handle's order.
+/// @param offset       this rank's block start, ndims entries, 0-based.
+/// @param count        this rank's block extents; a zero extent is an empty block.
+/// @param buf          the block, contiguous in the handle's order (NULL if empty).
+/// @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
+///                     `| DAH5_DARRAY_PARTIAL`. Compressed datasets always transfer
+///                     collectively.
+/// @param options      NULL, or dataset options (compression, chunks, max dims). When
+///                     compressed without chunk dims given, the chunk is the largest block:
+///                     one chunk per block for a regular decomposition.
+/// @param dataset_out  receives the dataset, open, with its block table.
+///
+/// # Safety
+/// `dims`, `offset`, `count` have `ndims` entries; `buf` holds the block; strings are
+/// NUL-terminated; `options` is NULL or valid; `dataset_out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_write(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    offset: *const u64,
+    count: *const u64,
+    buf: *const c_void,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    boundary("dah5_darray_write", || {
+        args::out(file, "file")?;
+        let token = file.addr() as u64;
+        let mut registry = registry();
+        let request = (|| {
+            // SAFETY: by this function's contract.
+            let name = unsafe { args::string(name, "name") }?;
+            let dtype = dtype_from_code(dtype, "dtype")?;
+            check_ndims(ndims as usize)?;
+            let n = ndims as usize;
+            // SAFETY: `dims`, `offset`, `count` have `ndims` entries by the contract.
+            let (dims, offset, count) = unsafe {
+                (
+                    args::u64s(dims, n, "dims")?,
+                    args::u64s(offset, n, "offset")?,
+                    args::u64s(count, n, "count")?,
+                )
+            };
+            check_known(flags, DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL, "flags")?;
+            // SAFETY: by this function's contract.
+            let options = dataset_options(&unsafe { args::options(options) })?;
+            args::out(dataset_out, "dataset_out")?;
+            let len = byte_len(&count, dtype.size(), "count")?;
+            // SAFETY: `buf` holds the block's `len` bytes by the contract.
+            let data = unsafe { args::source(buf, len, "buf") }?;
+            Ok(DarrayRequest {
+                dataset: DatasetRequest {
+                    name: name.to_string(),
+                    dtype,
+                    dims,
+                    options,
+                },
+                offset,
+                count,
+                data,
+                partial: flags & DAH5_DARRAY_PARTIAL != 0,
+                collective: flags & DAH5_COLLECTIVE != 0,
+            })
+        })();
+        let dataset = registry.file(token)?.darray_write(request)?;
+        let handle = registry.insert_dataset(token, dataset);
+        // SAFETY: checked non-NULL (on every rank, by agreement).
+        unsafe { *dataset_out = handle_ptr(handle) };
+        Ok(())
+    })
+}
+
+/// The block table recorded by `dah5_darray_write`: how many blocks, and each block's
+/// offset and count (in the handle's order; block i was written by rank i, an empty one
+/// has a zero count).
+///
+/// Local (the table was read when the dataset was opened).
+///
+/// @param capacity     blocks `offsets_out` and `counts_out` have room for (ndims u64s
+///                     each). 0 asks only for the number: then they may be NULL.
+/// @param nblocks_out  receives the number of blocks.
+/// @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table (it was not
+///         written by `dah5_darray_write`; read it with `dah5_darray_partition`);
+///         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
+///
+/// # Safety
+/// `nblocks_out` is writable; with capacity > 0, `offsets_out` and `counts_out` have room
+/// for capacity × ndims u64s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_blocks(
+    dataset: *const dah5_dataset,
+    capacity: u32,
+    nblocks_out: *mut u32,
+    offsets_out: *mut u64,
+    counts_out: *mut u64,
+) -> i32 {
+    boundary("dah5_darray_blocks", || {
+        args::out(dataset.cast_mut(), "dataset")?;
+        args::out(nblocks_out, "nblocks_out")?;
+        let registry = registry();
+        let dataset = registry.dataset(dataset.addr() as u64)?;
+        let table = dataset.blocks.as_ref().ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "dataset {:?} has no block table (it was not written by \
+                     dah5_darray_write); use dah5_darray_partition to split it",
+                    dataset.name()
+                ),
+            )
+        })?;
+        let nblocks = table.offsets.len();
+        if capacity > 0 {
+            if (capacity as usize) < nblocks {
+                return Err(Error::invalid(format!(
+                    "capacity = {capacity} but the dataset has {nblocks} blocks"
+                )));
+            }
+            args::out(offsets_out, "offsets_out")?;
+            args::out(counts_out, "counts_out")?;
+            let order = dataset.file.order;
+            let flat = |rows: &[Vec<u64>]| -> Vec<u64> {
+                rows.iter().flat_map(|r| order.to_storage(r)).collect()
+            };
+            let (offsets, counts) = (flat(&table.offsets), flat(&table.counts));
+            // SAFETY: both have room for capacity × ndims >= nblocks × ndims entries.
+            unsafe {
+                std::ptr::copy_nonoverlapping(offsets.as_ptr(), offsets_out, offsets.len());
+                std::ptr::copy_nonoverlapping(counts.as_ptr(), counts_out, counts.len());
+            }
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *nblocks_out = nblocks as u32 };
+        Ok(())
+    })
+}
+
+/// A balanced block of the dataset for rank `rank` of `nranks`: with it, any number of
+/// ranks reads an array back with one call each to `dah5_read_block`, whatever wrote it.
+/// The slowest-varying dimension in the file (the first in C order, the last in Fortran
+/// order) with at least `nranks` elements is cut into nearly equal parts, so each rank
+/// reads one contiguous range of the file; if no dimension is that long, the longest is
+/// cut and some ranks get an empty block.
+///
+/// Local.
+///
+/// @param offset_out, count_out  ndims entries each, in the handle's order.
+///
+/// # Safety
+/// `offset_out` and `count_out` have room for ndims u64s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_partition(
+    dataset: *const dah5_dataset,
+    rank: i32,
+    nranks: i32,
+    offset_out: *mut u64,
+    count_out: *mut u64,
+) -> i32 {
+    boundary("dah5_darray_partition", || {
+        args::out(dataset.cast_mut(), "dataset")?;
+        args::out(offset_out, "offset_out")?;
+        args::out(count_out, "count_out")?;
+        if nranks < 1 || rank < 0 || rank >= nranks {
+            return Err(Error::invalid(format!(
+                "rank = {rank} of nranks = {nranks}: need 0 <= rank < nranks"
+            )));
+        }
+        let registry = registry();
+        let dataset = registry.dataset(dataset.addr() as u64)?;
+        let order = dataset.file.order;
+        let (offset, count) = partition(&dataset.storage_dims, rank as u64, nranks as u64);
+        let (offset, count) = (order.to_storage(&offset), order.to_storage(&count));
+        // SAFETY: both have room for ndims entries by the contract.
+        unsafe {
+            std::ptr::copy_nonoverlapping(offset.as_ptr(), offset_out, offset.len());
+            std::ptr::copy_nonoverlapping(count.as_ptr(), count_out, count.len());
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,159 @@
+//! HDF5 attributes, addressed by (object path, attribute name) from the file.
+
+use std::ffi::{CStr, c_char, c_void};
+
+use hdf5_sys::h5::H5free_memory;
+use hdf5_sys::h5a::{
+    H5Aclose, H5Acreate_by_name, H5Adelete_by_name, H5Aexists_by_name, H5Aget_space, H5Aget_type,
+    H5Aopen_by_name, H5Aread, H5Awrite,
+};
+use hdf5_sys::h5p::H5P_DEFAULT;
+use hdf5_sys::h5s::H5Sclose;
+use hdf5_sys::h5t::H5Tclose;
+
+use crate::core::error::Result;
+use crate::h5::id::Id;
+use crate::h5::{c_string, call, plist, space, types};
+
+/// An attribute's location. `independent` reads are made by one rank alone (they override
+/// the file's collective metadata reads); everything else is collective.
+pub struct Place<'a> {
+    pub file: &'a Id,
+    pub object: &'a str,
+    pub name: &'a str,
+}
+
+/// Create (replacing any old one) and write an attribute (collective: every rank passes the
+/// same value; HDF5 writes it once).
+pub fn write(
+    place: &Place<'_>,
+    file_type: &Id,
+    mem_type: &Id,
+    space: &Id,
+    buf: *const c_void,
+) -> Result<()> {
+    let (object, name) = (c_string(place.object)?, c_string(place.name)?);
+    let f = place.file.raw();
+    // SAFETY: `f` is an open file; both names are NUL-terminated.
+    let exists = call("H5Aexists_by_name", || unsafe {
+        H5Aexists_by_name(f, object.as_ptr(), name.as_ptr(), H5P_DEFAULT)
+    })?;
+    if exists > 0 {
+        // SAFETY: as above.
+        call("H5Adelete_by_name", || unsafe {
+            H5Adelete_by_name(f, object.as_ptr(), name.as_ptr(), H5P_DEFAULT)
+        })?;
+    }
+    let (t, s) = (file_type.raw(), space.raw());
+    // SAFETY: as above; `t` and `s` are a datatype and a dataspace.
+    let attr = Id::create("H5Acreate_by_name", H5Aclose, || unsafe {
+        H5Acreate_by_name(
+            f,
+            object.as_ptr(),
+            name.as_ptr(),
+            t,
+            s,
+            H5P_DEFAULT,
+            H5P_DEFAULT,
+            H5P_DEFAULT,
+        )
+    })?;
+    let (a, m) = (attr.raw(), mem_type.raw());
+    // SAFETY: `buf` holds the attribute's elements of `mem_type`, by the caller's contract.
+    call("H5Awrite", || unsafe { H5Awrite(a, m, buf) })?;
+    attr.close()
+}
+
+/// Whether the attribute exists (`independent`: this rank alone asks).
+pub fn exists(place: &Place<'_>, independent: bool) -> Result<bool> {
+    let (object, name) = (c_string(place.object)?, c_string(place.name)?);
+    let access = access_lists(independent)?;
+    let lapl = access.as_ref().map_or(H5P_DEFAULT, |(_, l)| l.raw());
+    let f = place.file.raw();
+    // SAFETY: `f` is an open file; both names are NUL-terminated; `lapl` is a link access list.
+    let exists = call("H5Aexists_by_name", || unsafe {
+        H5Aexists_by_name(f, object.as_ptr(), name.as_ptr(), lapl)
+    })?;
+    Ok(exists > 0)
+}
+
+fn access_lists(independent: bool) -> Result<Option<(Id, Id)>> {
+    independent.then(plist::independent_read).transpose()
+}
+
+/// An open attribute with its type and extents (empty for a scalar).
+pub struct Opened {
+    attr: Id,
+    pub file_type: Id,
+    pub dims: Vec<u64>,
+}
+
+pub fn open(place: &Place<'_>, independent: bool) -> Result<Opened> {
+    let (object, name) = (c_string(place.object)?, c_string(place.name)?);
+    let access = access_lists(independent)?;
+    let (aapl, lapl) = access
+        .as_ref()
+        .map_or((H5P_DEFAULT, H5P_DEFAULT), |(a, l)| (a.raw(), l.raw()));
+    let f = place.file.raw();
+    // SAFETY: `f` is an open file; both names are NUL-terminated; the lists are access lists.
+    let attr = Id::create("H5Aopen_by_name", H5Aclose, || unsafe {
+        H5Aopen_by_name(f, object.as_ptr(), name.as_ptr(), aapl, lapl)
+    })?;
+    let a = attr.raw();
+    // SAFETY: `a` is an open attribute; the type and space returned are ours to close.
+    let file_type = Id::create("H5Aget_type", H5Tclose, || unsafe { H5Aget_type(a) })?;
+    // SAFETY: as above.
+    let attr_space = Id::create("H5Aget_space", H5Sclose, || unsafe { H5Aget_space(a) })?;
+    let (dims, _) = space::extents(&attr_space)?;
+    Ok(Opened {
+        attr,
+        file_type,
+        dims,
+    })
+}
+
+impl Opened {
+    /// Read all elements as `mem_type` into `buf`, which has room for them.
+    pub fn read(&self, mem_type: &Id, buf: &mut [u8]) -> Result<()> {
+        let (a, m) = (self.attr.raw(), mem_type.raw());
+        // SAFETY: `buf` has room for every element of the attribute as `mem_type`.
+        call("H5Aread", || unsafe {
+            H5Aread(a, m, buf.as_mut_ptr().cast())
+        })?;
+        Ok(())
+    }
+
+    /// The text of a string attribute (variable-length or fixed, NUL padding dropped).
+    pub fn read_text(&self, fixed_len: Option<usize>) -> Result<Vec<u8>> {
+        match fixed_len {
+            Some(len) => {
+                let mut bytes = vec![0u8; len];
+                self.read(&self.file_type, &mut bytes)?;
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(len);
+                bytes.truncate(end);
+                Ok(bytes)
+            }
+            None => {
+                let mem_type = types::utf8_string()?;
+                let mut ptr: *mut c_char = std::ptr::null_mut();
+                let (a, m) = (self.attr.raw(), mem_type.raw());
+                let p: *mut *mut c_char = &mut ptr;
+                // SAFETY: a scalar variable-length string reads into one `char *`, which
+                // HDF5 allocates.
+                call("H5Aread", || unsafe { H5Aread(a, m, p.cast()) })?;
+                if ptr.is_null() {
+                    return Ok(Vec::new());
+                }
+                // SAFETY: HDF5 gave a NUL-terminated string, ours to free with H5free_memory.
+                let bytes = unsafe { CStr::from_ptr(ptr) }.to_bytes().to_vec();
+                // SAFETY: freed once, by the allocator HDF5 used.
+                call("H5free_memory", || unsafe { H5free_memory(ptr.cast()) })?;
+                Ok(bytes)
+            }
+        }
+    }
+
+    pub fn close(self) -> Result<()> {
+        self.attr.close()
+    }
+}
