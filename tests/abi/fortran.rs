@@ -71,7 +71,10 @@ impl Module {
                                 let len = crate::parse_int(len)
                                     .or_else(|| module.constants.get(&len.to_uppercase()).copied())
                                     .unwrap_or_else(|| panic!("array length {len}"));
-                                (field.trim().to_string(), format!("{}({len})", kind_of(kind)))
+                                (
+                                    field.trim().to_string(),
+                                    format!("{}({len})", kind_of(kind)),
+                                )
                             }
                             None => (name, kind_of(kind)),
                         }

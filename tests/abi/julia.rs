@@ -36,12 +36,15 @@ impl Package {
                 if let Some(def) = line.strip_prefix("const DAH5_") {
                     let (name, value) = def.split_once('=').expect("const NAME = value");
                     let value = value.trim();
-                    let number = value
+                    // `32`, `Int32(-1)`, `typemax(UInt64)`.
+                    let inner = value
                         .find('(')
                         .map_or(value, |open| &value[open + 1..value.len() - 1]);
-                    let number = crate::parse_int(number).unwrap_or_else(|| {
-                        panic!("constant DAH5_{name} = {value}: not an integer literal")
-                    });
+                    let number = crate::parse_int(value)
+                        .or_else(|| crate::parse_int(inner))
+                        .unwrap_or_else(|| {
+                            panic!("constant DAH5_{name} = {value}: not an integer literal")
+                        });
                     package
                         .constants
                         .insert(format!("DAH5_{}", name.trim()), number);

@@ -377,10 +377,16 @@ fn header_is_parsed_completely() {
             .to_string(),
         "const char *"
     );
-    assert_eq!(header.constants["DAH5_ERR_COLLECTIVE_MISMATCH"], -13i64 as u64);
+    assert_eq!(
+        header.constants["DAH5_ERR_COLLECTIVE_MISMATCH"],
+        -13i64 as u64
+    );
     assert_eq!(header.constants["DAH5_UNLIMITED"], u64::MAX);
     let chunk = &header.structs["dah5_dataset_options"][6];
-    assert_eq!((chunk.0.as_str(), chunk.1.to_string()), ("chunk", "uint64_t[32]".into()));
+    assert_eq!(
+        (chunk.0.as_str(), chunk.1.to_string()),
+        ("chunk", "uint64_t[32]".into())
+    );
     assert_eq!(header.structs["dah5_file_options"].len(), 7);
     assert!(header.is_opaque("struct dah5_file"));
 }

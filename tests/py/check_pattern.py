@@ -63,4 +63,5 @@ def main():
     print(f"{path}:{name}: {dtype} {dims}, all {data.size} elements match")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -30,8 +30,8 @@ function write_local(path, name, d, comm, truncate, collective)
     check_ranks(comm, length(procs(d)))
     file = DAH5.create_file(comm, path; truncate)
     try
-        dataset = DAH5.create_dataset(file, name, eltype(d), size(d))
-        DAH5.write_block(dataset, localpart(d), localindices(d); collective)
+        # Records the decomposition in the file (dah5_darray_write checks it first).
+        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective)
     finally
         close(file) # collective, and closes the dataset
     end

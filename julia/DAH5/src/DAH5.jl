@@ -21,7 +21,8 @@ module DAH5
 using Preferences: @load_preference, @set_preferences!
 
 export DAH5Error, create_file, open_file, create_dataset, open_dataset, write_block,
-       read_block!, read_block, write_darray, read_darray
+       read_block!, read_block, darray_write, darray_blocks, darray_partition, extend!,
+       set_atomic!, write_attribute, read_attribute, write_darray, read_darray
 
 """The path (or soname) of libdah5 this package calls."""
 const libdah5 = @load_preference("libdah5", get(ENV, "DAH5_LIBRARY", "libdah5"))
@@ -97,32 +98,53 @@ function FileOptions()
     options[]
 end
 
+# Run f(options) with `hints` (MPI-IO hints, key => value) and `atomic` put into the
+# options; the hints string lives until f returns.
+function with_options(f, options::FileOptions, hints, atomic::Bool)
+    text = join(("$k=$v" for (k, v) in hints), ";")
+    GC.@preserve text begin
+        full = dah5_file_options(options.version, options.flags | (atomic ? DAH5_ATOMIC : UInt32(0)),
+                                 options.alignment_threshold, options.alignment,
+                                 options.meta_block_size, options.metadata_cache_bytes,
+                                 isempty(text) ? reinterpret(Cstring, C_NULL) : Base.unsafe_convert(Cstring, text))
+        f(Ref(full))
+    end
+end
+
 """
-    create_file(comm, path; truncate=false, options=FileOptions()) -> File
+    create_file(comm, path; truncate=false, atomic=false, hints=(), options=FileOptions()) -> File
 
 Create `path` for parallel I/O. **Collective** over `comm` (an `MPI.Comm`, or its Fortran
-handle).
+handle). `hints` are MPI-IO hints (`"romio_cb_write" => "enable"`), `atomic` turns MPI atomic
+mode on; `options` sets alignment and metadata tuning.
 """
-function create_file(comm, path::AbstractString; truncate::Bool = false,
-                     options::FileOptions = FileOptions())
+function create_file(comm, path::AbstractString; truncate::Bool = false, atomic::Bool = false,
+                     hints = (), options::FileOptions = FileOptions())
     flags = DAH5_ORDER_F | (truncate ? DAH5_TRUNC : UInt32(0))
     out = Ref{Ptr{dah5_file}}(C_NULL)
-    check(dah5_file_create_with(fortran_handle(comm), path, flags, Ref(options), out))
+    with_options(options, hints, atomic) do ref
+        check(dah5_file_create_with(fortran_handle(comm), path, flags, ref, out))
+    end
     File(out[])
 end
 
 """
-    open_file(comm, path; write=false, options=FileOptions()) -> File
+    open_file(comm, path; write=false, atomic=false, hints=(), options=FileOptions()) -> File
 
 Open an existing file, read-only unless `write`. **Collective** over `comm`.
 """
-function open_file(comm, path::AbstractString; write::Bool = false,
-                   options::FileOptions = FileOptions())
+function open_file(comm, path::AbstractString; write::Bool = false, atomic::Bool = false,
+                   hints = (), options::FileOptions = FileOptions())
     flags = DAH5_ORDER_F | (write ? DAH5_RDWR : DAH5_RDONLY)
     out = Ref{Ptr{dah5_file}}(C_NULL)
-    check(dah5_file_open_with(fortran_handle(comm), path, flags, Ref(options), out))
+    with_options(options, hints, atomic) do ref
+        check(dah5_file_open_with(fortran_handle(comm), path, flags, ref, out))
+    end
     File(out[])
 end
+
+"""`set_atomic!(file, on)`: MPI atomic mode on or off. **Collective**."""
+set_atomic!(file::File, on::Bool) = check(dah5_file_set_atomic(file.ptr, Int32(on)))
 
 """`flush(file)`: write everything HDF5 holds to storage. **Collective**."""
 Base.flush(file::File) = check(dah5_file_flush(file.ptr))
@@ -156,22 +178,48 @@ end
 
 julia_type(code::Integer) = findfirst(==(code), DTYPES)
 
+"""`DAH5.UNLIMITED`: a `max_dims` entry for a dimension that grows without limit."""
+const UNLIMITED = DAH5_UNLIMITED
+
+padded(values) = ntuple(i -> i <= length(values) ? UInt64(values[i]) : UInt64(0), 32)
+
 """
-    create_dataset(file, name, T, dims; fill_zeros=false) -> Dataset
+    dataset_options(; fill_zeros=false, deflate=0, shuffle=false, chunk=nothing, max_dims=nothing)
+
+`dah5_dataset_options` (Julia order for `chunk` and `max_dims`; `UNLIMITED` in `max_dims`
+for a growing dimension). Compressed datasets are written collectively.
+"""
+function dataset_options(; fill_zeros::Bool = false, deflate::Integer = 0, shuffle::Bool = false,
+                         chunk = nothing, max_dims = nothing)
+    defaults = Ref{dah5_dataset_options}()
+    check(dah5_dataset_options_default(defaults))
+    flags = (fill_zeros ? DAH5_FILL_ZEROS : UInt32(0)) | (shuffle ? DAH5_SHUFFLE : UInt32(0))
+    chunk_dims = something(chunk, ())
+    max = something(max_dims, ())
+    dah5_dataset_options(defaults[].version, flags, UInt32(deflate), UInt32(length(chunk_dims)),
+                         UInt32(length(max)), UInt32(0), padded(chunk_dims), padded(max))
+end
+
+"""
+    create_dataset(file, name, T, dims; fill_zeros=false, deflate=0, shuffle=false,
+                   chunk=nothing, max_dims=nothing) -> Dataset
 
 Create dataset `name` (groups made) of element type `T` and Julia dims `dims`.
 **Collective**: the same arguments on every rank.
 """
 function create_dataset(file::File, name::AbstractString, ::Type{T}, dims::Dims;
-                        fill_zeros::Bool = false) where {T}
-    options = Ref{dah5_dataset_options}()
-    check(dah5_dataset_options_default(options))
-    options[] = dah5_dataset_options(options[].version, fill_zeros ? DAH5_FILL_ZEROS : UInt32(0))
+                        options...) where {T}
     extents = UInt64[dims...]
     out = Ref{Ptr{dah5_dataset}}(C_NULL)
     check(dah5_dataset_create(file.ptr, name, dtype_code(T), UInt32(length(dims)), extents,
-                              options, out))
+                              Ref(dataset_options(; options...)), out))
     Dataset(out[])
+end
+
+"""`extend!(dataset, dims)`: grow (or shrink) to `dims`, within its max dims. **Collective**."""
+function extend!(dataset::Dataset, dims::Dims)
+    check(dah5_dataset_extend(dataset.ptr, UInt32(length(dims)), UInt64[dims...]))
+    dataset
 end
 
 """`open_dataset(file, name) -> Dataset`. **Collective**."""
@@ -274,6 +322,111 @@ end
 read_block(dataset::Dataset, block::Block; collective::Bool = false) =
     read_block!(Array{eltype(dataset)}(undef, map(length, block)...), dataset, block;
                 collective = collective)
+
+# ---- Distributed arrays ----
+
+"""
+    darray_write(file, name, A, block, dims; collective=false, partial=false, options...) -> Dataset
+
+Every rank passes its part `A` of the array of size `dims`, at `block` (1-based ranges, as
+`localindices`): the library checks the blocks (in bounds, disjoint, covering the array
+unless `partial`), creates the dataset, records the decomposition in it and writes every
+part. **Collective**. `options` as for `create_dataset` (compressed: one chunk per block).
+"""
+function darray_write(file::File, name::AbstractString, A::AbstractArray{T}, block::Block,
+                      dims::Dims; collective::Bool = false, partial::Bool = false,
+                      options...) where {T}
+    check_block(A, block)
+    buf = is_contiguous(A) ? A : Array(A)
+    offset, count = offset_count(block)
+    flags = (collective ? DAH5_COLLECTIVE : UInt32(0)) | (partial ? DAH5_DARRAY_PARTIAL : UInt32(0))
+    out = Ref{Ptr{dah5_dataset}}(C_NULL)
+    GC.@preserve buf begin
+        check(dah5_darray_write(file.ptr, name, dtype_code(T), UInt32(length(dims)),
+                                UInt64[dims...], offset, count,
+                                isempty(buf) ? C_NULL : pointer(buf), flags,
+                                Ref(dataset_options(; options...)), out))
+    end
+    Dataset(out[])
+end
+
+ranges(offset, count) = Tuple(Int(o) + 1:Int(o + c) for (o, c) in zip(offset, count))
+
+"""
+    darray_blocks(dataset) -> Vector of blocks (tuples of 1-based ranges)
+
+The decomposition `darray_write` recorded: block i was written by rank i - 1. Local.
+"""
+function darray_blocks(dataset::Dataset)
+    n = ndims(dataset)
+    nblocks = Ref{UInt32}(0)
+    check(dah5_darray_blocks(dataset.ptr, UInt32(0), nblocks, C_NULL, C_NULL))
+    offsets = zeros(UInt64, n, nblocks[])
+    counts = zeros(UInt64, n, nblocks[])
+    check(dah5_darray_blocks(dataset.ptr, nblocks[], nblocks, offsets, counts))
+    [ranges(offsets[:, b], counts[:, b]) for b in 1:nblocks[]]
+end
+
+"""
+    darray_partition(dataset, rank, nranks) -> block
+
+A balanced block for 0-based `rank` of `nranks` (the last Julia dimension with at least
+`nranks` elements is split). Local.
+"""
+function darray_partition(dataset::Dataset, rank::Integer, nranks::Integer)
+    offset = zeros(UInt64, ndims(dataset))
+    count = zeros(UInt64, ndims(dataset))
+    check(dah5_darray_partition(dataset.ptr, Int32(rank), Int32(nranks), offset, count))
+    ranges(offset, count)
+end
+
+# ---- Attributes: write collective, read local ----
+
+"""
+    write_attribute(file, object, name, value)
+
+`value` a number, a vector of numbers, or a string, on `object` (`"/"`, a group or a
+dataset path). **Collective**: the same value on every rank.
+"""
+write_attribute(file::File, object::AbstractString, name::AbstractString, value::AbstractString) =
+    check(dah5_attr_write_string(file.ptr, object, name, value))
+
+function write_attribute(file::File, object::AbstractString, name::AbstractString, value::T) where {T<:Number}
+    ref = Ref(value)
+    GC.@preserve ref begin
+        check(dah5_attr_write(file.ptr, object, name, dtype_code(T), UInt32(0), UInt64(1),
+                              Base.unsafe_convert(Ptr{T}, ref)))
+    end
+end
+
+function write_attribute(file::File, object::AbstractString, name::AbstractString,
+                         value::AbstractVector{T}) where {T<:Number}
+    buf = Vector{T}(value)
+    GC.@preserve buf begin
+        check(dah5_attr_write(file.ptr, object, name, dtype_code(T), UInt32(1),
+                              UInt64(length(buf)), pointer(buf)))
+    end
+end
+
+"""
+    read_attribute(file, object, name) -> String, or Vector of numbers
+
+Local. Scalars come back as 1-element vectors.
+"""
+function read_attribute(file::File, object::AbstractString, name::AbstractString)
+    code = Ref{Int32}(0)
+    count = Ref{UInt64}(0)
+    check(dah5_attr_info(file.ptr, object, name, code, count))
+    if code[] == DAH5_STRING
+        buf = Vector{UInt8}(undef, count[] + 1)
+        len = Ref{Csize_t}(0)
+        check(dah5_attr_read_string(file.ptr, object, name, buf, length(buf), len))
+        return String(buf[1:len[]])
+    end
+    values = Vector{julia_type(code[])}(undef, count[])
+    check(dah5_attr_read(file.ptr, object, name, code[], count[], values, count))
+    values
+end
 
 # ---- DistributedArrays (methods in ext/DAH5DistributedArraysExt.jl) ----
 

@@ -16,8 +16,14 @@ const DAH5_INDEPENDENT = UInt32(0)
 const DAH5_COLLECTIVE = UInt32(1)
 const DAH5_CONVERT = UInt32(2)
 
-# Dataset option flags.
+# Dataset option flags, and the unlimited max dim.
 const DAH5_FILL_ZEROS = UInt32(1)
+const DAH5_SHUFFLE = UInt32(2)
+const DAH5_UNLIMITED = typemax(UInt64)
+
+# dah5_darray_write flag; file option flag.
+const DAH5_DARRAY_PARTIAL = UInt32(256)
+const DAH5_ATOMIC = UInt32(1)
 
 # Element types.
 const DAH5_INT8 = Int32(1)
@@ -32,10 +38,11 @@ const DAH5_FLOAT32 = Int32(9)
 const DAH5_FLOAT64 = Int32(10)
 const DAH5_COMPLEX64 = Int32(11)
 const DAH5_COMPLEX128 = Int32(12)
+const DAH5_STRING = Int32(13)
 
 const DAH5_MAX_NDIMS = 32
-const DAH5_FILE_OPTIONS_VERSION = UInt32(1)
-const DAH5_DATASET_OPTIONS_VERSION = UInt32(1)
+const DAH5_FILE_OPTIONS_VERSION = UInt32(2)
+const DAH5_DATASET_OPTIONS_VERSION = UInt32(2)
 
 # Status codes.
 const DAH5_OK = Int32(0)

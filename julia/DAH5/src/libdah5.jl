@@ -12,14 +12,23 @@ mutable struct dah5_dataset end
 struct dah5_dataset_options
     version::UInt32
     flags::UInt32
+    deflate_level::UInt32
+    chunk_ndims::UInt32
+    max_ndims::UInt32
+    reserved::UInt32
+    chunk::NTuple{32,UInt64}
+    max_dims::NTuple{32,UInt64}
 end
 
 """`struct dah5_file_options` of dah5.h."""
 struct dah5_file_options
     version::UInt32
-    reserved::UInt32
+    flags::UInt32
     alignment_threshold::UInt64
     alignment::UInt64
+    meta_block_size::UInt64
+    metadata_cache_bytes::UInt64
+    mpi_hints::Cstring
 end
 
 dah5_write_block(dataset, offset, count, mem_dtype, buf, xfer_flags) =
@@ -31,6 +40,47 @@ dah5_read_block(dataset, offset, count, mem_dtype, buf, xfer_flags) =
     ccall((:dah5_read_block, libdah5), Int32,
           (Ptr{dah5_dataset}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
           dataset, offset, count, mem_dtype, buf, xfer_flags)
+
+dah5_attr_write(file, object, name, dtype, ndims, count, buf) =
+    ccall((:dah5_attr_write, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Cstring, Int32, UInt32, UInt64, Ptr{Cvoid}),
+          file, object, name, dtype, ndims, count, buf)
+
+dah5_attr_write_string(file, object, name, value) =
+    ccall((:dah5_attr_write_string, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Cstring, Cstring), file, object, name, value)
+
+dah5_attr_info(file, object, name, dtype_out, count_out) =
+    ccall((:dah5_attr_info, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Cstring, Ref{Int32}, Ref{UInt64}),
+          file, object, name, dtype_out, count_out)
+
+dah5_attr_read(file, object, name, mem_dtype, capacity, buf, count_out) =
+    ccall((:dah5_attr_read, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Cstring, Int32, UInt64, Ptr{Cvoid}, Ref{UInt64}),
+          file, object, name, mem_dtype, capacity, buf, count_out)
+
+dah5_attr_read_string(file, object, name, buf, len, len_out) =
+    ccall((:dah5_attr_read_string, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Cstring, Ptr{UInt8}, Csize_t, Ref{Csize_t}),
+          file, object, name, buf, len, len_out)
+
+dah5_darray_write(file, name, dtype, ndims, dims, offset, count, buf, flags, options,
+                  dataset_out) =
+    ccall((:dah5_darray_write, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, Ptr{UInt64}, Ptr{UInt64},
+           Ptr{Cvoid}, UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
+          file, name, dtype, ndims, dims, offset, count, buf, flags, options, dataset_out)
+
+dah5_darray_blocks(dataset, capacity, nblocks_out, offsets_out, counts_out) =
+    ccall((:dah5_darray_blocks, libdah5), Int32,
+          (Ptr{dah5_dataset}, UInt32, Ref{UInt32}, Ptr{UInt64}, Ptr{UInt64}),
+          dataset, capacity, nblocks_out, offsets_out, counts_out)
+
+dah5_darray_partition(dataset, rank, nranks, offset_out, count_out) =
+    ccall((:dah5_darray_partition, libdah5), Int32,
+          (Ptr{dah5_dataset}, Int32, Int32, Ptr{UInt64}, Ptr{UInt64}),
+          dataset, rank, nranks, offset_out, count_out)
 
 dah5_dataset_options_default(options_out) =
     ccall((:dah5_dataset_options_default, libdah5), Int32,
@@ -48,6 +98,10 @@ dah5_dataset_open(file, name, dataset_out) =
 
 dah5_dataset_close(dataset) =
     ccall((:dah5_dataset_close, libdah5), Int32, (Ref{Ptr{dah5_dataset}},), dataset)
+
+dah5_dataset_extend(dataset, ndims, new_dims) =
+    ccall((:dah5_dataset_extend, libdah5), Int32, (Ptr{dah5_dataset}, UInt32, Ptr{UInt64}),
+          dataset, ndims, new_dims)
 
 dah5_dataset_dtype(dataset, dtype_out) =
     ccall((:dah5_dataset_dtype, libdah5), Int32, (Ptr{dah5_dataset}, Ref{Int32}),
@@ -88,6 +142,9 @@ dah5_file_flush(file) =
 
 dah5_file_close(file) =
     ccall((:dah5_file_close, libdah5), Int32, (Ref{Ptr{dah5_file}},), file)
+
+dah5_file_set_atomic(file, atomic) =
+    ccall((:dah5_file_set_atomic, libdah5), Int32, (Ptr{dah5_file}, Int32), file, atomic)
 
 dah5_version() = ccall((:dah5_version, libdah5), UInt32, ())
 

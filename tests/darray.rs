@@ -1,0 +1,172 @@
+//! Distributed arrays end to end (tests/c/darray.c under mpiexec): decompositions recorded
+//! in the file and read back at other rank counts, rejected decompositions, compression,
+//! attributes, time series, atomic mode and MPI hints; files checked by h5py
+//! (tests/py/check_darray.py, check_pattern.py) and h5dump.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::*;
+
+fn driver() -> PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build_c(&["tests/c/darray.c"], "darray"))
+        .clone()
+}
+
+/// Run the driver; it checks what it can itself and exits 1 on any failed check.
+fn run(ranks: u32, args: &[&str], dir: &Path) -> String {
+    mpiexec_ok(ranks, &driver(), args, &[], dir)
+}
+
+fn check(args: &[&str], dir: &Path) -> String {
+    python("tests/py/check_darray.py", args, dir)
+}
+
+#[test]
+fn darrays_in_2d_and_3d_from_4_ranks_read_back_on_1_2_3_by_table_and_by_partition() {
+    let dir = scratch("darray_2d_3d");
+    // (8, 6) in C order on a 2x2 grid; (3, 4, 6) in Fortran order on a 1x2x2 grid.
+    run(
+        4,
+        &[
+            "write", "a.h5", "u", "float64", "c", "2x2", "0", "-1", "8", "6",
+        ],
+        &dir,
+    );
+    run(
+        4,
+        &[
+            "write", "a.h5", "grp/v", "int32", "f", "1x2x2", "0", "-1", "3", "4", "6",
+        ],
+        &dir,
+    );
+    for (name, dtype, order, storage) in [
+        ("u", "float64", "c", ["8", "6"].as_slice()),
+        ("grp/v", "int32", "f", ["6", "4", "3"].as_slice()),
+    ] {
+        for readers in 1..=3 {
+            for mode in ["read-table", "read-partition"] {
+                let out = run(readers, &[mode, "a.h5", name, dtype, order], &dir);
+                assert!(
+                    out.contains("0 wrong") && out.contains(&format!("on {readers} ranks")),
+                    "{out}"
+                );
+            }
+        }
+        let out = check(&["blocks", "a.h5", name, dtype], &dir);
+        assert!(
+            out.contains("4 blocks rebuilt") && out.contains("complete True"),
+            "{out}"
+        );
+        let mut args = vec!["a.h5", name, dtype];
+        args.extend(storage);
+        let out = python("tests/py/check_pattern.py", &args, &dir);
+        assert!(out.contains("elements match"), "{out}");
+    }
+    let header = h5dump_header(&dir, "a.h5");
+    assert!(
+        header.contains("ATTRIBUTE \"dah5_block_offsets\""),
+        "{header}"
+    );
+}
+
+#[test]
+fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_is_written() {
+    let dir = scratch("darray_bad");
+    for case in ["overlap", "outside", "gap", "partial"] {
+        let file = format!("{case}.h5");
+        // The driver asserts the status on every rank and that no dataset was created.
+        let out = run(3, &["bad", &file, case], &dir);
+        assert_eq!(out.lines().count(), 3, "{out}");
+        h5dump_header(&dir, &file);
+    }
+    let out = check(&["blocks", "partial.h5", "bad", "int32"], &dir);
+    assert!(
+        out.contains("3 blocks") && out.contains("complete False"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_compressed_darray_with_an_empty_rank_is_smaller_than_raw_and_reads_back_identical() {
+    let dir = scratch("darray_compressed");
+    // 4 ranks, rank 1 empty, 3 blocks of rows; deflate 6 with shuffle.
+    run(
+        4,
+        &[
+            "write", "z.h5", "w", "float64", "c", "3x1", "6", "1", "300", "200",
+        ],
+        &dir,
+    );
+    let raw = 300 * 200 * 8;
+    let size = std::fs::metadata(dir.join("z.h5")).unwrap().len();
+    assert!(
+        size < raw / 4,
+        "compressed file is {size} bytes for {raw} raw"
+    );
+    let out = python(
+        "tests/py/check_pattern.py",
+        &["z.h5", "w", "float64", "300", "200"],
+        &dir,
+    );
+    assert!(out.contains("elements match"), "{out}");
+    let out = check(&["blocks", "z.h5", "w", "float64"], &dir);
+    assert!(out.contains("4 blocks rebuilt"), "{out}");
+    let out = python_inline(
+        "import h5py\n\
+         d = h5py.File('z.h5', 'r')['w']\n\
+         assert d.compression == 'gzip' and d.shuffle, (d.compression, d.shuffle)\n\
+         assert d.chunks == (100, 200), d.chunks\n\
+         print('one chunk per block')\n",
+        &dir,
+    );
+    assert!(out.contains("one chunk per block"), "{out}");
+    for readers in [1, 3] {
+        let out = run(readers, &["read-table", "z.h5", "w", "float64", "c"], &dir);
+        assert!(out.contains("0 wrong"), "{out}");
+    }
+    // An independent write to a compressed dataset is refused; a collective one works.
+    run(2, &["bad", "zi.h5", "independent-compressed"], &dir);
+}
+
+#[test]
+fn attributes_of_every_dtype_and_strings_round_trip_and_h5py_reads_them_identically() {
+    let dir = scratch("darray_attrs");
+    let out = run(3, &["attrs", "attrs.h5"], &dir);
+    assert_eq!(out.matches("attributes checked").count(), 3, "{out}");
+    let out = check(&["attrs", "attrs.h5"], &dir);
+    assert!(out.contains("12 dtypes and strings"), "{out}");
+}
+
+#[test]
+fn ten_appended_steps_of_an_extendible_dataset_read_back_by_h5py() {
+    let dir = scratch("darray_series");
+    run(3, &["series", "series.h5", "10"], &dir);
+    let out = check(&["series", "series.h5", "10"], &dir);
+    assert!(out.contains("10 steps"), "{out}");
+    let header = h5dump_header(&dir, "series.h5");
+    assert!(
+        header.contains("( 10, 6, 5 ) / ( H5S_UNLIMITED, 6, 5 )"),
+        "{header}"
+    );
+}
+
+#[test]
+fn in_atomic_mode_what_rank_0_writes_rank_1_reads_after_a_barrier() {
+    let dir = scratch("darray_atomic");
+    let out = run(2, &["atomic", "atomic.h5"], &dir);
+    assert!(
+        out.contains("saw 100 of 100 values in atomic mode"),
+        "{out}"
+    );
+}
+
+#[test]
+fn mpi_hints_and_metadata_tuning_are_taken_and_a_malformed_hint_is_refused_everywhere() {
+    let dir = scratch("darray_hints");
+    let out = run(3, &["hints", "hints.h5"], &dir);
+    assert_eq!(out.matches("hints checked").count(), 3, "{out}");
+}
