@@ -41,8 +41,13 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_INDEPENDENT = 0
   integer(c_int32_t), parameter, public :: DAH5_COLLECTIVE = 1
   integer(c_int32_t), parameter, public :: DAH5_CONVERT = 2
-  ! Dataset option flags.
+  ! Dataset option flags, and the max dim of a dimension that grows without limit.
   integer(c_int32_t), parameter, public :: DAH5_FILL_ZEROS = 1
+  integer(c_int32_t), parameter, public :: DAH5_SHUFFLE = 2
+  integer(c_int64_t), parameter, public :: DAH5_UNLIMITED = -1_c_int64_t ! UINT64_MAX
+  ! dah5_darray_write flag; file option flag.
+  integer(c_int32_t), parameter, public :: DAH5_DARRAY_PARTIAL = 256
+  integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
   ! Element types.
   integer(c_int32_t), parameter, public :: DAH5_INT8 = 1
   integer(c_int32_t), parameter, public :: DAH5_INT16 = 2
@@ -56,9 +61,10 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_FLOAT64 = 10
   integer(c_int32_t), parameter, public :: DAH5_COMPLEX64 = 11
   integer(c_int32_t), parameter, public :: DAH5_COMPLEX128 = 12
+  integer(c_int32_t), parameter, public :: DAH5_STRING = 13
   integer(c_int32_t), parameter, public :: DAH5_MAX_NDIMS = 32
-  integer(c_int32_t), parameter, public :: DAH5_FILE_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter, public :: DAH5_DATASET_OPTIONS_VERSION = 1
+  integer(c_int32_t), parameter, public :: DAH5_FILE_OPTIONS_VERSION = 2
+  integer(c_int32_t), parameter, public :: DAH5_DATASET_OPTIONS_VERSION = 2
   ! Status codes.
   integer(c_int32_t), parameter, public :: DAH5_OK = 0
   integer(c_int32_t), parameter, public :: DAH5_ERR_INVALID_ARGUMENT = -1
@@ -83,16 +89,26 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_ERR_COLLECTIVE_TIMEOUT = -20
 
   ! ---- Option structs (interoperable; unsigned C fields are signed here, same bits). ----
+  ! chunk and max_dims are in Fortran order (the files are opened with DAH5_ORDER_F).
   type, bind(C), public :: dah5_dataset_options
      integer(c_int32_t) :: version = DAH5_DATASET_OPTIONS_VERSION
      integer(c_int32_t) :: flags = 0
+     integer(c_int32_t) :: deflate_level = 0
+     integer(c_int32_t) :: chunk_ndims = 0
+     integer(c_int32_t) :: max_ndims = 0
+     integer(c_int32_t) :: reserved = 0
+     integer(c_int64_t) :: chunk(DAH5_MAX_NDIMS) = 0
+     integer(c_int64_t) :: max_dims(DAH5_MAX_NDIMS) = 0
   end type dah5_dataset_options
 
   type, bind(C), public :: dah5_file_options
      integer(c_int32_t) :: version = DAH5_FILE_OPTIONS_VERSION
-     integer(c_int32_t) :: reserved = 0
+     integer(c_int32_t) :: flags = 0
      integer(c_int64_t) :: alignment_threshold = 1048576
      integer(c_int64_t) :: alignment = 1048576
+     integer(c_int64_t) :: meta_block_size = 0
+     integer(c_int64_t) :: metadata_cache_bytes = 0
+     type(c_ptr) :: mpi_hints = c_null_ptr ! set by the wrappers from their `hints` argument
   end type dah5_file_options
 
   ! ---- Handles: the library's opaque pointers, typed so a file is never a dataset. ----
@@ -110,8 +126,113 @@ module dah5
        dah5_c_dataset_ndims, dah5_c_dataset_dims, dah5_c_file_options_default, &
        dah5_c_file_create, dah5_c_file_create_with, dah5_c_file_open, dah5_c_file_open_with, &
        dah5_c_file_flush, dah5_c_file_close, dah5_c_version, dah5_c_version_string, &
-       dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message
+       dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message, dah5_c_attr_write, &
+       dah5_c_attr_write_string, dah5_c_attr_info, dah5_c_attr_read, dah5_c_attr_read_string, &
+       dah5_c_darray_write, dah5_c_darray_blocks, dah5_c_darray_partition, &
+       dah5_c_dataset_extend, dah5_c_file_set_atomic
   interface
+     function dah5_c_attr_write(file, object, name, dtype, ndims, count, buf) &
+          bind(C, name="dah5_attr_write") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: object(*), name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), value :: count
+       type(c_ptr), value :: buf
+       integer(c_int32_t) :: status
+     end function dah5_c_attr_write
+
+     function dah5_c_attr_write_string(file, object, name, value) &
+          bind(C, name="dah5_attr_write_string") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: object(*), name(*), value(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_attr_write_string
+
+     function dah5_c_attr_info(file, object, name, dtype_out, count_out) &
+          bind(C, name="dah5_attr_info") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: object(*), name(*)
+       integer(c_int32_t), intent(inout) :: dtype_out
+       integer(c_int64_t), intent(inout) :: count_out
+       integer(c_int32_t) :: status
+     end function dah5_c_attr_info
+
+     function dah5_c_attr_read(file, object, name, mem_dtype, capacity, buf, count_out) &
+          bind(C, name="dah5_attr_read") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: object(*), name(*)
+       integer(c_int32_t), value :: mem_dtype
+       integer(c_int64_t), value :: capacity
+       type(c_ptr), value :: buf
+       integer(c_int64_t), intent(inout) :: count_out
+       integer(c_int32_t) :: status
+     end function dah5_c_attr_read
+
+     function dah5_c_attr_read_string(file, object, name, buf, len, len_out) &
+          bind(C, name="dah5_attr_read_string") result(status)
+       import :: c_int32_t, c_size_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: object(*), name(*)
+       character(kind=c_char), intent(inout) :: buf(*)
+       integer(c_size_t), value :: len
+       integer(c_size_t), intent(inout) :: len_out
+       integer(c_int32_t) :: status
+     end function dah5_c_attr_read_string
+
+     function dah5_c_darray_write(file, name, dtype, ndims, dims, offset, count, buf, flags, &
+          options, dataset_out) bind(C, name="dah5_darray_write") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), intent(in) :: dims(*), offset(*), count(*)
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: flags
+       type(dah5_dataset_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_write
+
+     function dah5_c_darray_blocks(dataset, capacity, nblocks_out, offsets_out, counts_out) &
+          bind(C, name="dah5_darray_blocks") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: capacity
+       integer(c_int32_t), intent(inout) :: nblocks_out
+       integer(c_int64_t), intent(inout) :: offsets_out(*), counts_out(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_blocks
+
+     function dah5_c_darray_partition(dataset, rank, nranks, offset_out, count_out) &
+          bind(C, name="dah5_darray_partition") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: rank, nranks
+       integer(c_int64_t), intent(inout) :: offset_out(*), count_out(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_partition
+
+     function dah5_c_dataset_extend(dataset, ndims, new_dims) &
+          bind(C, name="dah5_dataset_extend") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: ndims
+       integer(c_int64_t), intent(in) :: new_dims(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_extend
+
+     function dah5_c_file_set_atomic(file, atomic) bind(C, name="dah5_file_set_atomic") &
+          result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: file
+       integer(c_int32_t), value :: atomic
+       integer(c_int32_t) :: status
+     end function dah5_c_file_set_atomic
+
      function dah5_c_write_block(dataset, offset, count, mem_dtype, buf, xfer_flags) &
           bind(C, name="dah5_write_block") result(status)
        import :: c_int32_t, c_int64_t, c_ptr
@@ -302,6 +423,9 @@ module dah5
   public :: dah5_file_options_default, dah5_dataset_options_default
   public :: dah5_write_block, dah5_read_block
   public :: dah5_version, dah5_version_string, dah5_status_name, dah5_error_message
+  public :: dah5_file_set_atomic, dah5_dataset_extend
+  public :: dah5_darray_write, dah5_darray_blocks, dah5_darray_partition
+  public :: dah5_attr_write, dah5_attr_write_string, dah5_attr_read, dah5_attr_read_string
 
   !> call dah5_write_block(dset, lo, hi, a [, flags] [, ierr])
   !> Write a(:, ...) as the block lo(1):hi(1), lo(2):hi(2), ... (1-based global indices) of
@@ -319,6 +443,29 @@ module dah5
           read_int32, read_int64
   end interface dah5_read_block
 
+  !> call dah5_darray_write(file, name, dims, lo, hi, a, dset [, flags] [, options] [, ierr])
+  !> Collective: every rank passes the global dims and its part a = A(lo(1):hi(1), ...);
+  !> the library checks the blocks, creates the dataset, records the decomposition and
+  !> writes every part. flags: 0, DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL.
+  interface dah5_darray_write
+     module procedure darray_write_real32, darray_write_real64, darray_write_complex64, &
+          darray_write_complex128, darray_write_int32, darray_write_int64
+  end interface dah5_darray_write
+
+  !> call dah5_attr_write(file, object, name, value [, ierr]): value a scalar or a 1-D array
+  !> (collective: the same value on every rank). object: "/", a group or a dataset path.
+  interface dah5_attr_write
+     module procedure attr_write_real32, attr_write_real64, attr_write_complex64, &
+          attr_write_complex128, attr_write_int32, attr_write_int64
+  end interface dah5_attr_write
+
+  !> call dah5_attr_read(file, object, name, value [, count] [, ierr]): into a scalar or a
+  !> 1-D array with room for every element (local).
+  interface dah5_attr_read
+     module procedure attr_read_real32, attr_read_real64, attr_read_complex64, &
+          attr_read_complex128, attr_read_int32, attr_read_int64
+  end interface dah5_attr_read
+
   ! The message of the last failed wrapper call (the library's, or the wrapper's own).
   character(len=:), allocatable, save :: last_message
 
@@ -327,29 +474,48 @@ contains
   ! ---- Files (collective over comm / the file's communicator). ----
 
   !> Create `path` for parallel I/O (collective over comm). flags: 0 (default: fail if the
-  !> file exists) or DAH5_TRUNC. Fortran order is always on.
-  subroutine dah5_file_create(comm, path, file, flags, options, ierr)
+  !> file exists) or DAH5_TRUNC. Fortran order is always on. hints: MPI-IO hints
+  !> "key=value;key=value"; atomic: MPI atomic mode.
+  subroutine dah5_file_create(comm, path, file, flags, options, hints, atomic, ierr)
     integer, intent(in) :: comm
     character(len=*), intent(in) :: path
     type(dah5_file), intent(inout) :: file
     integer, intent(in), optional :: flags
     type(dah5_file_options), intent(in), optional :: options
+    character(len=*), intent(in), optional :: hints
+    logical, intent(in), optional :: atomic
     integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: c_hints(:)
+    type(dah5_file_options) :: chosen
+    chosen = file_options(options, hints, atomic, c_hints)
     call finish(dah5_c_file_create_with(int(comm, c_int32_t), c_string(path), &
-         file_flags(flags, 0), file_options(options), file%ptr), ierr)
+         file_flags(flags, 0), chosen, file%ptr), ierr)
   end subroutine dah5_file_create
 
   !> Open `path` (collective over comm). flags: DAH5_RDONLY (default) or DAH5_RDWR.
-  subroutine dah5_file_open(comm, path, file, flags, options, ierr)
+  subroutine dah5_file_open(comm, path, file, flags, options, hints, atomic, ierr)
     integer, intent(in) :: comm
     character(len=*), intent(in) :: path
     type(dah5_file), intent(inout) :: file
     integer, intent(in), optional :: flags
     type(dah5_file_options), intent(in), optional :: options
+    character(len=*), intent(in), optional :: hints
+    logical, intent(in), optional :: atomic
     integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: c_hints(:)
+    type(dah5_file_options) :: chosen
+    chosen = file_options(options, hints, atomic, c_hints)
     call finish(dah5_c_file_open_with(int(comm, c_int32_t), c_string(path), &
-         file_flags(flags, DAH5_RDONLY), file_options(options), file%ptr), ierr)
+         file_flags(flags, DAH5_RDONLY), chosen, file%ptr), ierr)
   end subroutine dah5_file_open
+
+  !> MPI atomic mode on or off (collective).
+  subroutine dah5_file_set_atomic(file, atomic, ierr)
+    type(dah5_file), intent(in) :: file
+    logical, intent(in) :: atomic
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_set_atomic(file%ptr, merge(1_c_int32_t, 0_c_int32_t, atomic)), ierr)
+  end subroutine dah5_file_set_atomic
 
   !> Write everything HDF5 holds for the file to storage (collective).
   subroutine dah5_file_flush(file, ierr)
@@ -441,6 +607,54 @@ contains
     end if
     call finish(status, ierr)
   end subroutine dah5_dataset_dims
+
+  !> Grow (or shrink) the dataset to `dims` (Fortran order), within its max dims
+  !> (collective).
+  subroutine dah5_dataset_extend(dset, dims, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: dims(:)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_dataset_extend(dset%ptr, size(dims, kind=c_int32_t), dims), ierr)
+  end subroutine dah5_dataset_extend
+
+  !> The decomposition dah5_darray_write recorded (local): block b was written by rank b - 1
+  !> and is lo(:, b):hi(:, b), 1-based (hi = lo - 1 where a rank had nothing).
+  subroutine dah5_darray_blocks(dset, lo, hi, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), allocatable, intent(out) :: lo(:, :), hi(:, :)
+    integer, intent(out), optional :: ierr
+    integer(c_int32_t) :: ndims, nblocks, status
+    integer(c_int64_t) :: none(1)
+    ndims = 0
+    nblocks = 0
+    status = dah5_c_dataset_ndims(dset%ptr, ndims)
+    if (status == DAH5_OK) status = dah5_c_darray_blocks(dset%ptr, 0, nblocks, none, none)
+    allocate (lo(ndims, nblocks), hi(ndims, nblocks))
+    if (status == DAH5_OK .and. nblocks > 0) status = dah5_c_darray_blocks(dset%ptr, nblocks, &
+         nblocks, lo, hi)
+    ! From 0-based offset and count to 1-based first and last.
+    hi = lo + hi
+    lo = lo + 1
+    call finish(status, ierr)
+  end subroutine dah5_darray_blocks
+
+  !> A balanced block lo(:):hi(:) for `rank` (0-based) of `nranks` (local): the last Fortran
+  !> dimension with at least nranks elements is split.
+  subroutine dah5_darray_partition(dset, rank, nranks, lo, hi, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer, intent(in) :: rank, nranks
+    integer(int64), allocatable, intent(out) :: lo(:), hi(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int32_t) :: ndims, status
+    ndims = 0
+    status = dah5_c_dataset_ndims(dset%ptr, ndims)
+    allocate (lo(ndims), hi(ndims))
+    if (status == DAH5_OK) status = dah5_c_darray_partition(dset%ptr, int(rank, c_int32_t), &
+         int(nranks, c_int32_t), lo, hi)
+    hi = lo + hi
+    lo = lo + 1
+    call finish(status, ierr)
+  end subroutine dah5_darray_partition
 
   ! ---- Block transfers: one specific per type; the array may have any rank. ----
   ! (Fortran cannot be generic over a type parameter: the twelve specifics differ only in
@@ -614,7 +828,8 @@ contains
        call finish(status, ierr)
        return
     end if
-    problem = block_problem(ndims, lo, hi, array_shape)
+    problem = block_problem(merge("dah5_write_block", "dah5_read_block ", write), ndims, lo, hi, &
+         array_shape)
     offset = 0
     count = 0
     if (len(problem) == 0) then
@@ -638,26 +853,326 @@ contains
 
   ! Why lo, hi and the array cannot describe one block of an ndims-dimensional dataset, or
   ! "" when they can. An empty range (hi = lo - 1) is an empty block.
-  function block_problem(ndims, lo, hi, array_shape) result(problem)
+  function block_problem(what, ndims, lo, hi, array_shape) result(problem)
+    character(len=*), intent(in) :: what
     integer(c_int32_t), intent(in) :: ndims
     integer(int64), intent(in) :: lo(:), hi(:), array_shape(:)
     character(len=:), allocatable :: problem
     if (size(lo) /= ndims .or. size(hi) /= ndims .or. size(array_shape) /= ndims) then
-       problem = "dah5_write_block/dah5_read_block (Fortran): the dataset has " // &
+       problem = trim(what) // " (Fortran): the dataset has " // &
             itoa(int(ndims, int64)) // " dimensions, but lo has " // itoa(size(lo, kind=int64)) // &
             ", hi " // itoa(size(hi, kind=int64)) // " and the array " // &
             itoa(size(array_shape, kind=int64))
     else if (any(max(hi - lo + 1, 0_int64) /= array_shape)) then
-       problem = "dah5_write_block/dah5_read_block (Fortran): the block lo:hi has extents (" // &
+       problem = trim(what) // " (Fortran): the block lo:hi has extents (" // &
             itoa_list(max(hi - lo + 1, 0_int64)) // ") but the array has shape (" // &
             itoa_list(array_shape) // ")"
     else if (all(array_shape > 0) .and. any(lo < 1)) then
-       problem = "dah5_write_block/dah5_read_block (Fortran): lo = (" // itoa_list(lo) // &
+       problem = trim(what) // " (Fortran): lo = (" // itoa_list(lo) // &
             ") is below 1 (indices are 1-based)"
     else
        problem = ""
     end if
   end function block_problem
+
+  ! ---- Distributed arrays and attributes: one specific per type, as for blocks. ----
+
+  subroutine darray_write_real32(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    real(real32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_FLOAT32, buf, dset, flags, options, ierr)
+  end subroutine darray_write_real32
+
+  subroutine darray_write_real64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    real(real64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_FLOAT64, buf, dset, flags, options, ierr)
+  end subroutine darray_write_real64
+
+  subroutine darray_write_complex64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    complex(real32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_COMPLEX64, buf, dset, flags, options, ierr)
+  end subroutine darray_write_complex64
+
+  subroutine darray_write_complex128(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    complex(real64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_COMPLEX128, buf, dset, flags, options, ierr)
+  end subroutine darray_write_complex128
+
+  subroutine darray_write_int32(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    integer(int32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_INT32, buf, dset, flags, options, ierr)
+  end subroutine darray_write_int32
+
+  subroutine darray_write_int64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    integer(int64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_INT64, buf, dset, flags, options, ierr)
+  end subroutine darray_write_int64
+
+  subroutine attr_write_real32(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    real(real32), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_FLOAT32, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_real32
+
+  subroutine attr_write_real64(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    real(real64), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_FLOAT64, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_real64
+
+  subroutine attr_write_complex64(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    complex(real32), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_COMPLEX64, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_complex64
+
+  subroutine attr_write_complex128(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    complex(real64), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_COMPLEX128, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_complex128
+
+  subroutine attr_write_int32(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    integer(int32), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_INT32, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_int32
+
+  subroutine attr_write_int64(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    integer(int64), intent(in), target, contiguous :: value(..)
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write(file%ptr, c_string(object), c_string(name), DAH5_INT64, &
+         int(rank(value), c_int32_t), size(value, kind=c_int64_t), c_loc(value)), ierr)
+  end subroutine attr_write_int64
+
+  subroutine attr_read_real32(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    real(real32), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_FLOAT32, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_real32
+
+  subroutine attr_read_real64(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    real(real64), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_FLOAT64, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_real64
+
+  subroutine attr_read_complex64(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    complex(real32), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_COMPLEX64, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_complex64
+
+  subroutine attr_read_complex128(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    complex(real64), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_COMPLEX128, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_complex128
+
+  subroutine attr_read_int32(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    integer(int32), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_INT32, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_int32
+
+  subroutine attr_read_int64(file, object, name, value, count, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    integer(int64), intent(inout), target, contiguous :: value(..)
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: got
+    got = 0
+    call finish(dah5_c_attr_read(file%ptr, c_string(object), c_string(name), DAH5_INT64, &
+         size(value, kind=c_int64_t), c_loc(value), got), ierr)
+    if (present(count)) count = got
+  end subroutine attr_read_int64
+
+  !> Write (or replace) a UTF-8 string attribute (collective).
+  subroutine dah5_attr_write_string(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name, value
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_attr_write_string(file%ptr, c_string(object), c_string(name), &
+         c_string(value)), ierr)
+  end subroutine dah5_attr_write_string
+
+  !> Read a string attribute (local); value is allocated to its length.
+  subroutine dah5_attr_read_string(file, object, name, value, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: object, name
+    character(len=:), allocatable, intent(out) :: value
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable :: buf(:)
+    integer(c_int32_t) :: dtype, status
+    integer(c_int64_t) :: length
+    integer(c_size_t) :: got
+    integer :: i
+    dtype = 0
+    length = 0
+    got = 0
+    status = dah5_c_attr_info(file%ptr, c_string(object), c_string(name), dtype, length)
+    allocate (buf(length + 1))
+    if (status == DAH5_OK) status = dah5_c_attr_read_string(file%ptr, c_string(object), &
+         c_string(name), buf, size(buf, kind=c_size_t), got)
+    allocate (character(len=got) :: value)
+    do i = 1, int(got)
+       value(i:i) = buf(i)
+    end do
+    call finish(status, ierr)
+  end subroutine dah5_attr_read_string
+
+  ! The shared body of dah5_darray_write: as `transfer`, check lo, hi and the array, then
+  ! call the library. A wrapper error still takes part in the collective call, with ndims 0
+  ! so that the library refuses it on every rank (nothing is created anywhere).
+  subroutine darray(file, name, dims, lo, hi, array_shape, dtype, buf, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:), array_shape(:)
+    integer(c_int32_t), intent(in) :: dtype
+    type(c_ptr), intent(in) :: buf
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: offset(DAH5_MAX_NDIMS), count(DAH5_MAX_NDIMS), extents(DAH5_MAX_NDIMS)
+    integer(c_int32_t) :: ndims, status, bits
+    type(dah5_dataset_options) :: chosen
+    character(len=:), allocatable :: problem
+    if (present(options)) chosen = options
+    bits = 0
+    if (present(flags)) bits = int(flags, c_int32_t)
+    ndims = int(min(size(dims), DAH5_MAX_NDIMS), c_int32_t)
+    problem = block_problem("dah5_darray_write", ndims, lo, hi, array_shape)
+    offset = 0
+    count = 0
+    extents = 0
+    extents(1:ndims) = dims(1:ndims)
+    if (len(problem) == 0) then
+       count(1:ndims) = max(hi - lo + 1, 0_int64)
+       offset(1:ndims) = max(lo - 1, 0_int64)
+    else
+       ndims = 0
+    end if
+    status = dah5_c_darray_write(file%ptr, c_string(name), dtype, ndims, extents, offset, count, &
+         buf, bits, chosen, dset%ptr)
+    if (len(problem) > 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+    else
+       call finish(status, ierr)
+    end if
+  end subroutine darray
 
   ! ---- Library information and errors (local). ----
 
@@ -769,9 +1284,26 @@ contains
     file_flags = ior(file_flags, DAH5_ORDER_F)
   end function file_flags
 
-  type(dah5_file_options) function file_options(options)
+  ! The options to pass: `options` or the defaults, with `atomic` and `hints` (kept alive in
+  ! c_hints, which the caller owns until the call returns).
+  type(dah5_file_options) function file_options(options, hints, atomic, c_hints)
     type(dah5_file_options), intent(in), optional :: options
+    character(len=*), intent(in), optional :: hints
+    logical, intent(in), optional :: atomic
+    character(kind=c_char), allocatable, target, intent(inout) :: c_hints(:)
+    integer :: i
     if (present(options)) file_options = options
+    if (present(atomic)) then
+       if (atomic) file_options%flags = ior(file_options%flags, DAH5_ATOMIC)
+    end if
+    if (present(hints)) then
+       allocate (c_hints(len_trim(hints) + 1))
+       do i = 1, len_trim(hints)
+          c_hints(i) = hints(i:i)
+       end do
+       c_hints(len_trim(hints) + 1) = c_null_char
+       file_options%mpi_hints = c_loc(c_hints)
+    end if
   end function file_options
 
 

@@ -218,6 +218,16 @@ fn julia_drift(header: &Header, package: &julia::Package) -> Vec<String> {
     errors
 }
 
+/// Fortran passes a scalar by reference exactly as an array (`uint64_t *count_out` may be
+/// declared either way); everything else must match.
+fn same_abi(expected: &FType, actual: &FType) -> bool {
+    expected == actual
+        || (!expected.by_value
+            && !actual.by_value
+            && expected.kind == actual.kind
+            && expected.kind != "c_char")
+}
+
 /// Everything in which the Fortran module differs from the header.
 fn fortran_drift(header: &Header, module: &fortran::Module) -> Vec<String> {
     let mut errors = Vec::new();
@@ -250,7 +260,7 @@ fn fortran_drift(header: &Header, module: &fortran::Module) -> Vec<String> {
         }
         for ((dummy, ftype), (param, c)) in interface.params.iter().zip(&function.params) {
             match fortran_for(c, header, false) {
-                Some(expected) if &expected == ftype => {}
+                Some(expected) if same_abi(&expected, ftype) => {}
                 expected => errors.push(format!(
                     "{name}({param}): Fortran {dummy} is {ftype}, C {c} needs {}",
                     describe(expected)

@@ -242,10 +242,11 @@ pub fn h5py_pattern(dir: &Path, file: &str, dataset: &str, dtype: &str, storage_
     assert!(out.contains("elements match"), "{out}");
 }
 
-/// `h5diff a b` in `dir`: true when the files hold the same objects and values.
-pub fn h5diff(dir: &Path, a: &str, b: &str) -> (bool, String) {
+/// `h5diff args...` in `dir` (options, then the two files): true when the files hold the
+/// same objects and values.
+pub fn h5diff(dir: &Path, args: &[&str]) -> (bool, String) {
     let output = run(
-        Command::new("h5diff").args([a, b]).current_dir(dir),
+        Command::new("h5diff").args(args).current_dir(dir),
         "h5diff (apt install hdf5-tools)",
     );
     let text = String::from_utf8_lossy(&output.stdout).into_owned()

@@ -31,14 +31,20 @@ DAH5_ERR_OUT_OF_BOUNDS = -4
 
 
 class FileOptions(Structure):
-    """dah5_file_options, as the Julia struct mirrors it."""
+    """dah5_file_options, as the Julia struct mirrors it (mpi_hints::Cstring)."""
 
-    _fields_ = [("version", c_uint32), ("reserved", c_uint32),
-                ("alignment_threshold", c_uint64), ("alignment", c_uint64)]
+    _fields_ = [("version", c_uint32), ("flags", c_uint32),
+                ("alignment_threshold", c_uint64), ("alignment", c_uint64),
+                ("meta_block_size", c_uint64), ("metadata_cache_bytes", c_uint64),
+                ("mpi_hints", c_char_p)]
 
 
 class DatasetOptions(Structure):
-    _fields_ = [("version", c_uint32), ("flags", c_uint32)]
+    """dah5_dataset_options (chunk and max_dims are NTuple{32,UInt64} in Julia)."""
+
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("deflate_level", c_uint32),
+                ("chunk_ndims", c_uint32), ("max_ndims", c_uint32), ("reserved", c_uint32),
+                ("chunk", c_uint64 * 32), ("max_dims", c_uint64 * 32)]
 
 
 U64P = POINTER(c_uint64)
@@ -62,6 +68,10 @@ PROTOTYPES = {
     "dah5_file_open_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
                                       POINTER(c_void_p)]),
     "dah5_file_close": (c_int32, [POINTER(c_void_p)]),
+    "dah5_darray_write": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
+                                    c_void_p, c_uint32, POINTER(DatasetOptions),
+                                    POINTER(c_void_p)]),
+    "dah5_darray_blocks": (c_int32, [c_void_p, c_uint32, POINTER(c_uint32), U64P, U64P]),
     "dah5_version": (c_uint32, []),
     "dah5_status_name": (c_char_p, [c_int32]),
     "dah5_last_error_message": (c_char_p, []),
@@ -151,14 +161,23 @@ def main():
                                         byref(options), byref(file)))
     j0, j1 = split(ny, rank, size)
     columns = [(1, nx), (j0, j1)]
-    for name, data, dtype, flags in [(b"A", a, DAH5_FLOAT64, 0),
-                                     (b"Z", z, DAH5_COMPLEX128, DAH5_COLLECTIVE)]:
-        dataset = c_void_p()
-        lib.check(lib.dah5_dataset_create(file, name, dtype, 2, u64([nx, ny]),
-                                          byref(dataset_options), byref(dataset)))
-        local = np.asfortranarray(data[:, j0 - 1:j1])  # localpart(d)
-        write_block(lib, dataset, local, columns, dtype, flags)
-        lib.check(lib.dah5_dataset_close(byref(dataset)))
+    # "A" as DAH5.write_darray does it (dah5_darray_write records the decomposition), "Z"
+    # as create_dataset + write_block do.
+    dataset = c_void_p()
+    local = np.asfortranarray(a[:, j0 - 1:j1])  # localpart(d)
+    offset, count = offset_count(columns)
+    lib.check(lib.dah5_darray_write(file, b"A", DAH5_FLOAT64, 2, u64([nx, ny]), offset, count,
+                                    local.ctypes.data if local.size else None, 0,
+                                    byref(dataset_options), byref(dataset)))
+    nblocks, offsets, counts = c_uint32(), u64([0] * 2 * size), u64([0] * 2 * size)
+    lib.check(lib.dah5_darray_blocks(dataset, size, byref(nblocks), offsets, counts))
+    assert nblocks.value == size and list(counts)[2 * rank:2 * rank + 2] == [nx, j1 - j0 + 1]
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
+    lib.check(lib.dah5_dataset_create(file, b"Z", DAH5_COMPLEX128, 2, u64([nx, ny]),
+                                      byref(dataset_options), byref(dataset)))
+    write_block(lib, dataset, np.asfortranarray(z[:, j0 - 1:j1]), columns, DAH5_COMPLEX128,
+                DAH5_COLLECTIVE)
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
 
     # A bad block raises DAH5Error with status and message, like the Julia wrapper.
     dataset = c_void_p()
