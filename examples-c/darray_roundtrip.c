@@ -1,7 +1,9 @@
 /*
  * darray_roundtrip.c: the dah5 demo. All ranks write one 2-D float64 array, split in row
- * blocks of uneven sizes (the last rank has none), into one dataset; then the job reopens
- * the file and reads it back in column blocks, and checks every element.
+ * blocks of uneven sizes (the last rank has none), into one dataset with dah5_darray_write,
+ * which checks the blocks and records the decomposition in the file; then the job reopens
+ * the file, shows the recorded blocks, reads the array back in column blocks, and checks
+ * every element.
  *
  *   mpiexec -n 4 ./darray_roundtrip demo.h5           write rows, read back columns
  *   mpiexec -n 3 ./darray_roundtrip --read demo.h5    read columns only, any number of ranks
@@ -60,6 +62,18 @@ static int read_columns(const char *path, int rank, int size)
     check(dah5_dataset_open(file, "field", &dset), "open dataset");
     uint64_t dims[2];
     check(dah5_dataset_dims(dset, 2, dims), "dims");
+    uint32_t nblocks = 0;
+    check(dah5_darray_blocks(dset, 0, &nblocks, NULL, NULL), "number of blocks");
+    uint64_t *table = malloc(sizeof(uint64_t) * 4 * nblocks);
+    check(dah5_darray_blocks(dset, nblocks, &nblocks, table, table + 2 * nblocks), "blocks");
+    if (rank == 0) {
+        printf("the file records how it was written, %u blocks:\n", nblocks);
+        for (uint32_t b = 0; b < nblocks; b++)
+            printf("  block %u: rows %2llu..%2llu\n", b, (unsigned long long)table[2 * b],
+                   (unsigned long long)(table[2 * b] + table[2 * nblocks + 2 * b]));
+        printf("%d ranks read it back in column blocks:\n", size);
+    }
+    free(table);
 
     uint64_t offset[2] = {0, 0}, count[2] = {dims[0], 0};
     split(dims[1], rank, size, &offset[1], &count[1]);
@@ -106,16 +120,17 @@ int main(int argc, char **argv)
         dah5_dataset *dset = NULL;
         check(dah5_file_create_comm(MPI_COMM_WORLD, path, DAH5_TRUNC, &file), "create");
         uint64_t dims[2] = {NROWS, NCOLS};
-        check(dah5_dataset_create(file, "field", DAH5_FLOAT64, 2, dims, NULL, &dset), "create dataset");
-
         uint64_t offset[2] = {0, 0}, count[2] = {0, NCOLS};
         split(NROWS, rank, size, &offset[0], &count[0]);
         double *block = malloc(sizeof(double) * (count[0] * NCOLS + 1));
         for (uint64_t i = 0; i < count[0]; i++)
             for (uint64_t j = 0; j < NCOLS; j++)
                 block[i * NCOLS + j] = 100.0 * (double)(offset[0] + i) + (double)j;
-        /* Independent write: each rank alone, no waiting for the others. */
-        check(dah5_write_block(dset, offset, count, DAH5_FLOAT64, block, DAH5_INDEPENDENT), "write");
+        /* Collective: the blocks are gathered and checked (inside, disjoint, covering the
+         * array), the dataset created with the block table, and each rank's block written
+         * (an independent write: no rank waits for another's data). */
+        check(dah5_darray_write(file, "field", DAH5_FLOAT64, 2, dims, offset, count, block, 0, NULL, &dset),
+              "darray_write");
         char line[128];
         snprintf(line, sizeof line, "  rank %d wrote rows    %2llu..%2llu (%llu x %2llu)%s", rank,
                  (unsigned long long)offset[0], (unsigned long long)(offset[0] + count[0]),
@@ -125,8 +140,6 @@ int main(int argc, char **argv)
         check(dah5_dataset_close(&dset), "close dataset");
         check(dah5_file_close(&file), "close");
     }
-    if (rank == 0)
-        printf("%d ranks read it back in column blocks:\n", size);
     int wrong = read_columns(path, rank, size);
     if (rank == 0)
         printf("%s\n", wrong ? "FAILED: some elements differ" : "round trip OK");

@@ -13,7 +13,8 @@
  *   darray attrs PATH             attributes of every dtype and strings, read back
  *   darray series PATH STEPS      an extendible (t, 6, 5) float64 series grown step by step
  *   darray atomic PATH            rank 0 writes, barrier, rank 1 reads: always seen
- *   darray hints PATH             MPI hints and metadata tuning; a bad hint is refused
+ *   darray hints PATH             MPI hints and metadata tuning; a bad hint is refused; a
+ *                                 plain dataset (no table) reads back by partition
  *
  * Data follows tests/c/pattern.h (value of the linear index in C order). Prints one line
  * per rank on success; on any failed check prints it on stderr and exits 1.
@@ -478,6 +479,13 @@ static int hints_mode(char **argv)
     check(dah5_file_open_with_comm(MPI_COMM_WORLD, argv[2], DAH5_RDONLY, &fo, &file), "open with hints");
     check(dah5_dataset_open(file, "h", &ds), "open");
     expect(verify(ds, &DTYPES[9], 1, dims, offset, count, 0, DAH5_COLLECTIVE) == 0, "values with hints");
+    /* A plain dataset has no block table, and reads back by partition all the same. */
+    uint32_t nblocks = 0;
+    expect_status(dah5_darray_blocks(ds, 0, &nblocks, NULL, NULL), DAH5_ERR_NOT_FOUND, "no block table",
+                  "blocks of a plain dataset");
+    uint64_t part_offset[1], part_count[1];
+    check(dah5_darray_partition(ds, size_g - 1 - rank_g, size_g, part_offset, part_count), "partition");
+    expect(verify(ds, &DTYPES[9], 1, dims, part_offset, part_count, 0, 0) == 0, "partition of a plain dataset");
     check(dah5_file_close(&file), "close");
     fo.mpi_hints = rank_g == size_g - 1 ? "romio_cb_write" : "romio_cb_write=enable";
     expect_status(dah5_file_open_with_comm(MPI_COMM_WORLD, argv[2], DAH5_RDONLY, &fo, &file),
