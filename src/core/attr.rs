@@ -10,15 +10,39 @@ use crate::h5;
 use crate::h5::attr::Place;
 use crate::mpi::agree::agree;
 
-/// An attribute value as the caller gives it.
+/// An attribute value.
 pub enum AttrValue<'a> {
-    /// `scalar`: one element with a scalar dataspace; otherwise a 1-D array.
+    /// Elements of `dtype` in C order; `shape` empty for a scalar.
     Numbers {
         dtype: Dtype,
-        scalar: bool,
+        shape: Vec<u64>,
         data: &'a [u8],
     },
     Text(&'a str),
+}
+
+/// Create (or replace) the attribute at `place` with `value` (collective, no agreement: the
+/// caller has made sure every rank passes the same).
+pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>) -> Result<()> {
+    match value {
+        AttrValue::Numbers { dtype, shape, data } => {
+            let t = h5::types::native(*dtype)?;
+            let space = if shape.is_empty() {
+                h5::space::scalar()?
+            } else {
+                h5::space::simple(shape)?
+            };
+            h5::attr::write(place, &t, &t, &space, data.as_ptr().cast())
+        }
+        AttrValue::Text(text) => {
+            let t = h5::types::utf8_string()?;
+            let c_text = h5::c_string(text)?;
+            let ptr = c_text.as_ptr();
+            // A variable-length string is written from a pointer to its `char *`.
+            let p: *const *const std::ffi::c_char = &ptr;
+            h5::attr::write(place, &t, &t, &h5::space::scalar()?, p.cast())
+        }
+    }
 }
 
 /// What an attribute holds.
@@ -83,13 +107,9 @@ impl File {
                 .bytes(at.object.as_bytes())
                 .bytes(at.name.as_bytes());
             match value {
-                AttrValue::Numbers {
-                    dtype,
-                    scalar,
-                    data,
-                } => digest
+                AttrValue::Numbers { dtype, shape, data } => digest
                     .bytes(dtype.name().as_bytes())
-                    .u64(*scalar as u64)
+                    .u64s(shape)
                     .bytes(data),
                 AttrValue::Text(text) => digest.bytes(b"text").bytes(text.as_bytes()),
             }
@@ -97,30 +117,8 @@ impl File {
         });
         agree(&self.shared.comm, op, digest, &[])?;
         let (at, value) = request?;
-        let context = |e: Error| e.context(format_args!("{}", at.describe()));
-        match value {
-            AttrValue::Numbers {
-                dtype,
-                scalar,
-                data,
-            } => {
-                let t = h5::types::native(dtype)?;
-                let space = if scalar {
-                    h5::space::scalar()?
-                } else {
-                    h5::space::simple(&[(data.len() / dtype.size()) as u64])?
-                };
-                h5::attr::write(&self.place(&at), &t, &t, &space, data.as_ptr().cast())
-            }
-            AttrValue::Text(text) => {
-                let t = h5::types::utf8_string()?;
-                let c_text = h5::c_string(text)?;
-                let ptr = c_text.as_ptr();
-                let p: *const *const std::ffi::c_char = &ptr;
-                h5::attr::write(&self.place(&at), &t, &t, &h5::space::scalar()?, p.cast())
-            }
-        }
-        .map_err(context)
+        write_value(&self.place(&at), &value)
+            .map_err(|e| e.context(format_args!("{}", at.describe())))
     }
 
     fn open_attr(&self, at: &AttrName) -> Result<(h5::attr::Opened, AttrInfo)> {

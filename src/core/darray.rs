@@ -15,6 +15,7 @@
 //! | `dah5_block_counts`  | uint64 (nblocks, ndims)  | each block's extents          |
 //! | `dah5_complete`      | uint8 scalar             | 1 if the blocks cover it all  |
 
+use crate::core::attr::{AttrValue, write_value};
 use crate::core::block::{BlockRequest, Buffer, Direction};
 use crate::core::dataset::{Dataset, DatasetRequest};
 use crate::core::digest::Digest;
@@ -131,49 +132,38 @@ impl BlockTable {
 
     /// Record the table on dataset `name` (collective).
     fn write(&self, file: &Id, name: &str, order: Order) -> Result<()> {
-        let place = |attr| Place {
-            file,
-            object: name,
-            name: attr,
-        };
-        let rows = [self.offsets.len() as u64, self.largest_block().len() as u64];
-        let u64_type = h5::types::native(Dtype::Uint64)?;
-        let scalar = h5::space::scalar()?;
-        let version = SCHEMA_VERSION;
-        let u32_type = h5::types::native(Dtype::Uint32)?;
-        let nblocks = rows[0];
-        let complete = self.complete as u8;
-        let u8_type = h5::types::native(Dtype::Uint8)?;
-        let scalars: [(&str, &Id, *const std::ffi::c_void); 3] = [
+        let numbers = |dtype, shape, data| AttrValue::Numbers { dtype, shape, data };
+        let rows = vec![self.offsets.len() as u64, self.largest_block().len() as u64];
+        let (offsets, counts) = (Self::flat(&self.offsets), Self::flat(&self.counts));
+        let writer = if order == Order::Fortran { "F" } else { "C" };
+        let (version, nblocks) = (SCHEMA_VERSION.to_ne_bytes(), rows[0].to_ne_bytes());
+        let complete = [self.complete as u8];
+        let attributes = [
             (
                 "dah5_darray_version",
-                &u32_type,
-                (&version as *const u32).cast(),
+                numbers(Dtype::Uint32, vec![], &version),
             ),
-            ("dah5_nblocks", &u64_type, (&nblocks as *const u64).cast()),
-            ("dah5_complete", &u8_type, (&complete as *const u8).cast()),
+            ("dah5_writer_order", AttrValue::Text(writer)),
+            ("dah5_nblocks", numbers(Dtype::Uint64, vec![], &nblocks)),
+            (
+                "dah5_block_offsets",
+                numbers(Dtype::Uint64, rows.clone(), &offsets),
+            ),
+            (
+                "dah5_block_counts",
+                numbers(Dtype::Uint64, rows.clone(), &counts),
+            ),
+            ("dah5_complete", numbers(Dtype::Uint8, vec![], &complete)),
         ];
-        for (attr, t, value) in scalars {
-            h5::attr::write(&place(attr), t, t, &scalar, value)?;
+        for (attr, value) in &attributes {
+            let place = Place {
+                file,
+                object: name,
+                name: attr,
+            };
+            write_value(&place, value)?;
         }
-        let table = h5::space::simple(&rows)?;
-        for (attr, values) in [
-            ("dah5_block_offsets", Self::flat(&self.offsets)),
-            ("dah5_block_counts", Self::flat(&self.counts)),
-        ] {
-            h5::attr::write(
-                &place(attr),
-                &u64_type,
-                &u64_type,
-                &table,
-                values.as_ptr().cast(),
-            )?;
-        }
-        let text = h5::types::utf8_string()?;
-        let writer = h5::c_string(if order == Order::Fortran { "F" } else { "C" })?;
-        let ptr = writer.as_ptr();
-        let p: *const *const std::ffi::c_char = &ptr;
-        h5::attr::write(&place("dah5_writer_order"), &text, &text, &scalar, p.cast())
+        Ok(())
     }
 
     /// The table recorded on an open dataset of `ndims` dims, if any (collective: it is
@@ -284,9 +274,7 @@ impl File {
         });
         let digest = request.as_ref().map(|r| {
             Digest::of(op)
-                .bytes(r.dataset.name.as_bytes())
-                .bytes(r.dataset.dtype.name().as_bytes())
-                .u64s(&r.dataset.dims)
+                .u64(r.dataset.digest(op))
                 .u64s(&[r.partial as u64, r.collective as u64])
                 .value()
         });

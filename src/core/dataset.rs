@@ -34,7 +34,8 @@ pub struct DatasetRequest {
 }
 
 impl DatasetRequest {
-    fn digest(&self, operation: &str) -> u64 {
+    /// The digest of everything that must be the same on every rank.
+    pub(crate) fn digest(&self, operation: &str) -> u64 {
         let layout = &self.options.layout;
         Digest::of(operation)
             .bytes(self.name.as_bytes())

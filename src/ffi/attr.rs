@@ -50,9 +50,9 @@ pub unsafe extern "C" fn dah5_attr_write(
             // SAFETY: by this function's contract.
             let at = unsafe { attr_name(object, name) }?;
             let dtype = dtype_from_code(dtype, "dtype")?;
-            let scalar = match (ndims, count) {
-                (0, 1) => true,
-                (1, 1..) => false,
+            let shape = match (ndims, count) {
+                (0, 1) => vec![],
+                (1, 1..) => vec![count],
                 _ => {
                     return Err(Error::invalid(format!(
                         "ndims = {ndims}, count = {count}: a scalar is ndims 0 and count 1, \
@@ -66,14 +66,7 @@ pub unsafe extern "C" fn dah5_attr_write(
                 .ok_or_else(|| Error::invalid(format!("count = {count} is too large")))?;
             // SAFETY: `buf` holds `count` elements by the contract.
             let data = unsafe { args::source(buf, len, "buf") }?;
-            Ok((
-                at,
-                AttrValue::Numbers {
-                    dtype,
-                    scalar,
-                    data,
-                },
-            ))
+            Ok((at, AttrValue::Numbers { dtype, shape, data }))
         })();
         registry.file(file.addr() as u64)?.write_attr(request)
     })

@@ -3,15 +3,12 @@
 use std::ffi::{c_char, c_void};
 
 use crate::core::darray::{DarrayRequest, partition};
-use crate::core::dataset::DatasetRequest;
 use crate::core::error::{Error, ErrorKind};
-use crate::core::shape::{byte_len, check_ndims};
-use crate::ffi::consts::{
-    DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known, dah5_dataset_options, dataset_options,
-    dtype_from_code,
-};
+use crate::core::shape::byte_len;
+use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known, dah5_dataset_options};
+use crate::ffi::dataset::{dataset_request, register};
 use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};
+use crate::ffi::{args, boundary, dah5_dataset, dah5_file};
 
 /// Write a distributed array: every rank passes the global dims and its own block, and the
 /// library creates the dataset, records the decomposition in it, and writes every block.
@@ -61,33 +58,23 @@ pub unsafe extern "C" fn dah5_darray_write(
         let token = file.addr() as u64;
         let mut registry = registry();
         let request = (|| {
+            args::out(dataset_out, "dataset_out")?;
             // SAFETY: by this function's contract.
-            let name = unsafe { args::string(name, "name") }?;
-            let dtype = dtype_from_code(dtype, "dtype")?;
-            check_ndims(ndims as usize)?;
+            let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
             let n = ndims as usize;
-            // SAFETY: `dims`, `offset`, `count` have `ndims` entries by the contract.
-            let (dims, offset, count) = unsafe {
+            // SAFETY: `offset` and `count` have `ndims` entries by the contract.
+            let (offset, count) = unsafe {
                 (
-                    args::u64s(dims, n, "dims")?,
                     args::u64s(offset, n, "offset")?,
                     args::u64s(count, n, "count")?,
                 )
             };
             check_known(flags, DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL, "flags")?;
-            // SAFETY: by this function's contract.
-            let options = dataset_options(&unsafe { args::options(options) })?;
-            args::out(dataset_out, "dataset_out")?;
-            let len = byte_len(&count, dtype.size(), "count")?;
+            let len = byte_len(&count, dataset.dtype.size(), "count")?;
             // SAFETY: `buf` holds the block's `len` bytes by the contract.
             let data = unsafe { args::source(buf, len, "buf") }?;
             Ok(DarrayRequest {
-                dataset: DatasetRequest {
-                    name: name.to_string(),
-                    dtype,
-                    dims,
-                    options,
-                },
+                dataset,
                 offset,
                 count,
                 data,
@@ -96,9 +83,8 @@ pub unsafe extern "C" fn dah5_darray_write(
             })
         })();
         let dataset = registry.file(token)?.darray_write(request)?;
-        let handle = registry.insert_dataset(token, dataset);
         // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { *dataset_out = handle_ptr(handle) };
+        unsafe { register(&mut registry, token, dataset, dataset_out) };
         Ok(())
     })
 }

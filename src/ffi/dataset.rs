@@ -2,11 +2,12 @@
 
 use std::ffi::c_char;
 
-use crate::core::dataset::DatasetRequest;
+use crate::core::dataset::{Dataset, DatasetRequest};
 use crate::core::error::Error;
+use crate::core::error::Result;
 use crate::core::shape::check_ndims;
 use crate::ffi::consts::{dah5_dataset_options, dataset_options, dtype_code, dtype_from_code};
-use crate::ffi::handles::registry;
+use crate::ffi::handles::{Registry, registry};
 use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};
 
 /// Fill `options_out` with the defaults (no fill).
@@ -59,28 +60,58 @@ pub unsafe extern "C" fn dah5_dataset_create(
         let token = file.addr() as u64;
         let mut registry = registry();
         let request = (|| {
-            // SAFETY: by this function's contract.
-            let name = unsafe { args::string(name, "name") }?;
-            let dtype = dtype_from_code(dtype, "dtype")?;
-            check_ndims(ndims as usize)?;
-            // SAFETY: `dims` has `ndims` entries by this function's contract.
-            let dims = unsafe { args::u64s(dims, ndims as usize, "dims") }?;
-            // SAFETY: by this function's contract.
-            let options = dataset_options(&unsafe { args::options(options) })?;
             args::out(dataset_out, "dataset_out")?;
-            Ok(DatasetRequest {
-                name: name.to_string(),
-                dtype,
-                dims,
-                options,
-            })
+            // SAFETY: by this function's contract.
+            unsafe { dataset_request(name, dtype, ndims, dims, options) }
         })();
         let dataset = registry.file(token)?.create_dataset(request)?;
-        let handle = registry.insert_dataset(token, dataset);
         // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { *dataset_out = handle_ptr(handle) };
+        unsafe { register(&mut registry, token, dataset, dataset_out) };
         Ok(())
     })
+}
+
+/// The dataset a rank describes to `dah5_dataset_create` or `dah5_darray_write`.
+///
+/// # Safety
+/// `name` is NULL or NUL-terminated; `dims` is NULL or has `ndims` entries; `options` is
+/// NULL or readable.
+pub(crate) unsafe fn dataset_request(
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    options: *const dah5_dataset_options,
+) -> Result<DatasetRequest> {
+    // SAFETY: by this function's contract.
+    let name = unsafe { args::string(name, "name") }?;
+    let dtype = dtype_from_code(dtype, "dtype")?;
+    check_ndims(ndims as usize)?;
+    // SAFETY: `dims` has `ndims` entries by this function's contract.
+    let dims = unsafe { args::u64s(dims, ndims as usize, "dims") }?;
+    // SAFETY: by this function's contract.
+    let options = dataset_options(&unsafe { args::options(options) })?;
+    Ok(DatasetRequest {
+        name: name.to_string(),
+        dtype,
+        dims,
+        options,
+    })
+}
+
+/// Register a new dataset of file `file` and hand its handle out.
+///
+/// # Safety
+/// `dataset_out` is non-NULL and writable.
+pub(crate) unsafe fn register(
+    registry: &mut Registry,
+    file: u64,
+    dataset: Dataset,
+    dataset_out: *mut *mut dah5_dataset,
+) {
+    let handle = registry.insert_dataset(file, dataset);
+    // SAFETY: by this function's contract.
+    unsafe { *dataset_out = handle_ptr(handle) };
 }
 
 /// Open an existing dataset of a supported dtype with 1 to 32 dimensions.
@@ -107,9 +138,8 @@ pub unsafe extern "C" fn dah5_dataset_open(
             unsafe { args::string(name, "name") }.map(str::to_string)
         })();
         let dataset = registry.file(token)?.open_dataset(name)?;
-        let handle = registry.insert_dataset(token, dataset);
         // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { *dataset_out = handle_ptr(handle) };
+        unsafe { register(&mut registry, token, dataset, dataset_out) };
         Ok(())
     })
 }

@@ -15,8 +15,10 @@ use crate::core::error::Result;
 use crate::h5::id::Id;
 use crate::h5::{c_string, call, plist, space, types};
 
-/// An attribute's location. `independent` reads are made by one rank alone (they override
-/// the file's collective metadata reads); everything else is collective.
+/// An attribute's location: the object at path `object` from `file` (a file, or any open
+/// object: `"."` is the object itself), and the attribute's name. Functions taking
+/// `independent` may be called by one rank alone (they override the file's collective
+/// metadata reads); everything else is collective.
 pub struct Place<'a> {
     pub file: &'a Id,
     pub object: &'a str,
