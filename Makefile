@@ -16,6 +16,9 @@ CFLAGS  ?= -std=c99 -O2 -Wall -Wextra -Werror
 MPIFC   ?= mpif90
 FORTRAN_FLAGS ?= -std=f2018 -O2 -Wall -Wextra -Werror
 MODDIR_FLAG ?= -J
+# The benchmark also calls HDF5 directly (its raw C baseline).
+HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null)
+HDF5_LIBS   ?= $(shell pkg-config --libs hdf5-openmpi 2>/dev/null || echo -lhdf5)
 
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 TARGET  := target/$(PROFILE)
@@ -74,6 +77,15 @@ test:
 
 demo:
 	./scripts/demo.sh
+
+# `make bench`: see bench/run.sh for its settings.
+bench:
+	./bench/run.sh
+
+# One bench binary per profile: each is linked (rpath) to its own target/<profile>.
+build/bench-$(PROFILE)/bench: bench/bench.c include/dah5.h include/dah5_mpi.h lib
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
 
 clean:
 	$(CARGO) clean

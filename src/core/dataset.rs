@@ -160,9 +160,15 @@ impl File {
             .unwrap_or_else(|| storage_dims.clone());
         let file_type = h5::types::native(request.dtype)?;
         let space = h5::space::simple_with_max(&storage_dims, &max_storage_dims)?;
-        let lcpl = h5::plist::link_create()?;
-        let dcpl = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
-        let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, &lcpl, &dcpl)
+        let special;
+        let dcpl = if *layout == Layout::contiguous() && !request.options.fill_with_zeros {
+            &self.lists.contiguous
+        } else {
+            special = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
+            &special
+        };
+        let lcpl = &self.lists.lcpl;
+        let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, lcpl, dcpl)
             .map_err(|e| e.context(format_args!("dataset {:?}", request.name)))?;
         Ok(Dataset {
             file: self.shared.clone(),

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use crate::core::dataset::Dataset;
 use crate::core::digest::Digest;
 use crate::core::error::{Error, Result};
+use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::h5;
 use crate::h5::id::Id;
@@ -115,6 +116,19 @@ impl FileRequest {
     }
 }
 
+/// Replace rather than truncate: rank 0 removes an existing regular file before it is
+/// created again. ext4 (`auto_da_alloc`) writes back a file that was truncated to zero
+/// when it is closed, which made every `H5Fclose` after `H5F_ACC_TRUNC` a full flush
+/// (measured: 0.11 s more per 512 MiB file, against raw MPI-IO creating a new file). A
+/// symlink, or a file that cannot be removed, is left to HDF5's truncation.
+fn remove_existing(comm: &Comm, path: &str) -> Result<()> {
+    if comm.rank() == 0 && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+        let _ = std::fs::remove_file(path);
+    }
+    // Nobody opens the file before it is gone.
+    comm.barrier()
+}
+
 /// What a file's datasets share with it: the communicator, the order of its arrays, and
 /// the first failed write (reported again at close).
 #[derive(Debug)]
@@ -145,6 +159,18 @@ impl FileShared {
 pub struct File {
     pub(crate) shared: Arc<FileShared>,
     pub(crate) id: Id,
+    /// Made once per file: building HDF5 property lists costs about a third of a small
+    /// dataset's create (measured with perf: skip lists and string hashing in H5P).
+    pub(crate) lists: CreateLists,
+}
+
+/// The property lists of the common dataset create.
+#[derive(Debug)]
+pub struct CreateLists {
+    /// Intermediate groups made.
+    pub lcpl: Id,
+    /// Contiguous, allocated early, never filled: dah5's default.
+    pub contiguous: Id,
 }
 
 /// Proof that all ranks agreed to close, carrying the agreed sticky-failure word.
@@ -169,6 +195,9 @@ impl File {
         let request = request?;
         let info = Info::new(&request.hints)?;
         let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning)?;
+        if request.access == (Access::Create { truncate: true }) {
+            remove_existing(&comm, &request.path)?;
+        }
         let id = match request.access {
             Access::Create { truncate } => h5::file::create(&request.path, truncate, &fapl),
             Access::Open { writable } => h5::file::open(&request.path, writable, &fapl),
@@ -187,6 +216,10 @@ impl File {
                 failure: Mutex::new(None),
             }),
             id,
+            lists: CreateLists {
+                lcpl: h5::plist::link_create()?,
+                contiguous: h5::plist::dataset_create(&Layout::contiguous(), false)?,
+            },
         })
     }
 

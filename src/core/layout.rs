@@ -35,6 +35,16 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// dah5's default: contiguous, fixed dims, no filters.
+    pub fn contiguous() -> Layout {
+        Layout {
+            chunk: None,
+            max_dims: None,
+            deflate_level: 0,
+            shuffle: false,
+        }
+    }
+
     /// Compressed (or shuffled): parallel HDF5 then writes only collectively.
     pub fn filtered(&self) -> bool {
         self.deflate_level > 0 || self.shuffle

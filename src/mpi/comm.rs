@@ -1,7 +1,7 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c, MPI_Comm_free, MPI_Comm_rank,
+    MPI_Allgather, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c, MPI_Comm_free, MPI_Comm_rank,
     MPI_Comm_set_errhandler, MPI_Comm_size, RSMPI_COMM_NULL, RSMPI_ERRORS_RETURN, RSMPI_UINT64_T,
 };
 
@@ -85,6 +85,11 @@ fn all_zero_bytes<T: Copy>(value: &T) -> bool {
 }
 
 impl Comm {
+    pub fn barrier(&self) -> Result<()> {
+        // SAFETY: `self.raw` is a valid communicator.
+        check("MPI_Barrier", unsafe { MPI_Barrier(self.raw) })
+    }
+
     /// Every rank's `values` (all ranks pass the same number), in rank order.
     pub fn allgather(&self, values: &[u64]) -> Result<Vec<u64>> {
         let mut all = vec![0u64; values.len() * self.size() as usize];

@@ -205,6 +205,29 @@ pub fn mpiexec_ok(
     job.stdout
 }
 
+/// Run a script that launches MPI jobs itself (the bench), alone, under a timeout of
+/// `seconds`; returns its output.
+pub fn run_script(script: &str, env: &[(&str, &str)], seconds: u32) -> Job {
+    let _job = one_job_at_a_time();
+    let mut command = Command::new("timeout");
+    command
+        .args(["-k", "10", &seconds.to_string()])
+        .arg(root().join(script))
+        .current_dir(root())
+        .envs(env.iter().copied());
+    let output = run(&mut command, script);
+    assert_ne!(
+        output.status.code(),
+        Some(124),
+        "{script} hung (killed after {seconds} s)"
+    );
+    Job {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        success: output.status.success(),
+    }
+}
+
 /// Run a checker script with Debian's Python (its h5py is the one built against this HDF5).
 pub fn python(script: &str, args: &[&str], dir: &Path) -> String {
     let script = root().join(script).display().to_string();

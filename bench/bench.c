@@ -1,0 +1,572 @@
+/*
+ * bench.c: dah5 against raw MPI-IO, POSIX and the naive ways, under mpiexec.
+ *
+ *   bench bandwidth DIR MIB ROUNDS    write (3 protocols) and read bandwidth, CSV on stdout
+ *   bench scaling DIR ROUNDS MIB...   dah5 vs MPI-IO overwrite at several block sizes
+ *   bench metadata DIR COUNT          datasets with one attribute each: dah5 vs raw HDF5
+ *   bench memory DIR MIB              peak RSS writing and reading one block
+ *   bench create DIR MIB ROUNDS       dataset create time against write time, MIB in all
+ *
+ * Every rank owns one contiguous block of MIB MiB (float64) of a 1-D array, at offset
+ * rank * block in the data: the same offsets for every method. Methods are interleaved in
+ * rotated rounds (round k starts at method k), the first round is a warm-up and is dropped
+ * by the report; each op is timed barrier - op - barrier after a sync(2).
+ *
+ * Protocols (write):
+ *   overwrite  the file and dataset exist and are open: the write call alone (software cost)
+ *   new        create the file (and dataset), write, close: end to end
+ *   fsync      as new, plus flush/sync to storage before close (durability)
+ * read: the file exists and is open: the read call alone.
+ *
+ * CSV: protocol,method,round,seconds,bytes   (bytes: total over all ranks)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include "dah5_mpi.h"
+
+static int rank_g, size_g;
+static char dir_g[4096];
+
+static void check(int32_t status, const char *what)
+{
+    if (status != DAH5_OK) {
+        fprintf(stderr, "rank %d: %s: %s: %s\n", rank_g, what, dah5_status_name(status),
+                dah5_last_error_message());
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+static void check_mpi(int code, const char *what)
+{
+    if (code != MPI_SUCCESS) {
+        fprintf(stderr, "rank %d: %s failed (%d)\n", rank_g, what, code);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+static void check_h5(long long code, const char *what)
+{
+    if (code < 0) {
+        fprintf(stderr, "rank %d: %s failed\n", rank_g, what);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static const char *path(const char *name)
+{
+    static char buf[8][4352];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, 4352, "%s/%s", dir_g, name);
+    return p;
+}
+
+/* A buffer as NumPy allocates a big array: 2 MiB aligned, transparent huge pages asked for
+ * (madvise). Page size changes copy speed by about a third here, so every method, C or
+ * Python, gets the same kind of memory. */
+static double *buffer(uint64_t bytes)
+{
+    void *p = NULL;
+    size_t huge = 2 << 20, len = (bytes + huge - 1) / huge * huge;
+    if (posix_memalign(&p, huge, len ? len : huge) != 0) {
+        fprintf(stderr, "out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    madvise(p, len, MADV_HUGEPAGE);
+    return p;
+}
+
+/* ---- the methods ---- */
+
+struct run {
+    const char *protocol; /* overwrite, new, fsync, read */
+    double *buf;          /* this rank's block */
+    double *other;        /* as big, for memcpy and the gather root */
+    uint64_t n;           /* elements per rank */
+    dah5_file *file;      /* open files and datasets for overwrite/read */
+    dah5_dataset *ds;
+    MPI_File mf;
+    int fd;
+};
+
+static int is(const struct run *r, const char *protocol) { return strcmp(r->protocol, protocol) == 0; }
+static MPI_Offset my_offset(const struct run *r) { return (MPI_Offset)rank_g * (MPI_Offset)(r->n * 8); }
+
+static void dah5_op(struct run *r, uint32_t xfer)
+{
+    uint64_t dims[1] = {r->n * (uint64_t)size_g}, off[1] = {r->n * (uint64_t)rank_g}, cnt[1] = {r->n};
+    if (is(r, "overwrite")) {
+        check(dah5_write_block(r->ds, off, cnt, DAH5_FLOAT64, r->buf, xfer), "write_block");
+        return;
+    }
+    if (is(r, "read")) {
+        check(dah5_read_block(r->ds, off, cnt, DAH5_FLOAT64, r->buf, xfer), "read_block");
+        return;
+    }
+    dah5_file *f = NULL;
+    dah5_dataset *d = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, path("dah5_new.h5"), DAH5_TRUNC, &f), "create");
+    check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+    check(dah5_write_block(d, off, cnt, DAH5_FLOAT64, r->buf, xfer), "write_block");
+    if (is(r, "fsync"))
+        check(dah5_file_flush(f), "flush");
+    check(dah5_file_close(&f), "close");
+}
+
+static void dah5_ind(struct run *r) { dah5_op(r, DAH5_INDEPENDENT); }
+static void dah5_coll(struct run *r) { dah5_op(r, DAH5_COLLECTIVE); }
+
+static void dah5_darray(struct run *r)
+{
+    uint64_t dims[1] = {r->n * (uint64_t)size_g}, off[1] = {r->n * (uint64_t)rank_g}, cnt[1] = {r->n};
+    dah5_file *f = NULL;
+    dah5_dataset *d = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, path("dah5_darray.h5"), DAH5_TRUNC, &f), "create");
+    check(dah5_darray_write(f, "x", DAH5_FLOAT64, 1, dims, off, cnt, r->buf, 0, NULL, &d), "darray_write");
+    if (is(r, "fsync"))
+        check(dah5_file_flush(f), "flush");
+    check(dah5_file_close(&f), "close");
+}
+
+static void mpiio_op(struct run *r, int collective)
+{
+    MPI_Status st;
+    int count = (int)r->n; /* blocks are below 2^31 elements here */
+    if (is(r, "overwrite") || is(r, "read")) {
+        int rd = is(r, "read");
+        if (collective)
+            check_mpi(rd ? MPI_File_read_at_all(r->mf, my_offset(r), r->buf, count, MPI_DOUBLE, &st)
+                         : MPI_File_write_at_all(r->mf, my_offset(r), r->buf, count, MPI_DOUBLE, &st),
+                      "MPI_File_*_at_all");
+        else
+            check_mpi(rd ? MPI_File_read_at(r->mf, my_offset(r), r->buf, count, MPI_DOUBLE, &st)
+                         : MPI_File_write_at(r->mf, my_offset(r), r->buf, count, MPI_DOUBLE, &st),
+                      "MPI_File_*_at");
+        return;
+    }
+    /* A new file, as H5F_ACC_TRUNC and O_TRUNC make one. */
+    MPI_File f;
+    if (rank_g == 0)
+        MPI_File_delete(path("mpiio_new.bin"), MPI_INFO_NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_mpi(MPI_File_open(MPI_COMM_WORLD, path("mpiio_new.bin"), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                            MPI_INFO_NULL, &f), "MPI_File_open");
+    check_mpi(collective ? MPI_File_write_at_all(f, my_offset(r), r->buf, count, MPI_DOUBLE, &st)
+                         : MPI_File_write_at(f, my_offset(r), r->buf, count, MPI_DOUBLE, &st),
+              "MPI_File_write_at");
+    if (is(r, "fsync"))
+        check_mpi(MPI_File_sync(f), "MPI_File_sync");
+    check_mpi(MPI_File_close(&f), "MPI_File_close");
+}
+
+static void mpiio_ind(struct run *r) { mpiio_op(r, 0); }
+static void mpiio_coll(struct run *r) { mpiio_op(r, 1); }
+
+static void posix(struct run *r)
+{
+    size_t len = r->n * 8;
+    int fd = r->fd;
+    if (!(is(r, "overwrite") || is(r, "read"))) {
+        /* The file is created once by rank 0, then opened by all. */
+        if (rank_g == 0)
+            close(open(path("posix_new.bin"), O_CREAT | O_WRONLY | O_TRUNC, 0644));
+        MPI_Barrier(MPI_COMM_WORLD);
+        fd = open(path("posix_new.bin"), O_WRONLY);
+    }
+    for (size_t done = 0; done < len;) {
+        ssize_t k = is(r, "read") ? pread(fd, (char *)r->buf + done, len - done, my_offset(r) + (off_t)done)
+                                  : pwrite(fd, (char *)r->buf + done, len - done, my_offset(r) + (off_t)done);
+        if (k <= 0) {
+            perror("pwrite/pread");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        done += (size_t)k;
+    }
+    if (fd != r->fd) {
+        if (is(r, "fsync"))
+            fsync(fd);
+        close(fd);
+    }
+}
+
+/* The seed's first naive way: gather everything on rank 0, which writes it alone. */
+static void naive_gather(struct run *r)
+{
+    uint64_t total = r->n * (uint64_t)size_g;
+    double *all = rank_g == 0 ? buffer(total * 8) : NULL;
+    check_mpi(MPI_Gather(r->buf, (int)r->n, MPI_DOUBLE, all, (int)r->n, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Gather");
+    if (rank_g == 0) {
+        dah5_file *f = NULL;
+        dah5_dataset *d = NULL;
+        uint64_t dims[1] = {total}, off[1] = {0};
+        check(dah5_file_create_comm(MPI_COMM_SELF, path("naive_gather.h5"), DAH5_TRUNC, &f), "create");
+        check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+        check(dah5_write_block(d, off, dims, DAH5_FLOAT64, all, 0), "write");
+        if (is(r, "fsync"))
+            check(dah5_file_flush(f), "flush");
+        check(dah5_file_close(&f), "close");
+        free(all);
+    }
+}
+
+/* The seed's second naive way (the "2n+2 variables" workaround): one dataset per rank,
+ * written one rank after another, each opening and closing the file alone. */
+static void naive_sequential(struct run *r)
+{
+    uint64_t dims[1] = {r->n}, off[1] = {0};
+    for (int turn = 0; turn < size_g; turn++) {
+        if (turn == rank_g) {
+            dah5_file *f = NULL;
+            dah5_dataset *d = NULL;
+            char name[32];
+            snprintf(name, sizeof name, "part%d", rank_g);
+            int32_t st = dah5_file_open(MPI_Comm_c2f(MPI_COMM_SELF), path("naive_seq.h5"), DAH5_RDWR, &f);
+            if (st == DAH5_ERR_NOT_FOUND || turn == 0)
+                check(dah5_file_create(MPI_Comm_c2f(MPI_COMM_SELF), path("naive_seq.h5"), DAH5_TRUNC, &f),
+                      "create");
+            check(dah5_dataset_create(f, name, DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+            check(dah5_write_block(d, off, dims, DAH5_FLOAT64, r->buf, 0), "write");
+            if (is(r, "fsync"))
+                check(dah5_file_flush(f), "flush");
+            check(dah5_file_close(&f), "close");
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+}
+
+static void copy(struct run *r)
+{
+    if (is(r, "read"))
+        memcpy(r->buf, r->other, r->n * 8);
+    else
+        memcpy(r->other, r->buf, r->n * 8);
+}
+
+/* Which protocols a method runs in. */
+enum { OVERWRITE = 1, NEW = 2, FSYNC = 4, READ = 8, ALL = 15 };
+
+struct method {
+    const char *name;
+    void (*op)(struct run *);
+    int protocols;
+};
+
+/* The naive ways are the seed's end-to-end workarounds: measured on new files only (in the
+ * fsync protocol too they would only add a minute to the default run). */
+static const struct method METHODS[] = {
+    {"dah5_ind", dah5_ind, ALL},         {"dah5_coll", dah5_coll, ALL},
+    {"dah5_darray", dah5_darray, NEW | FSYNC}, {"mpiio_ind", mpiio_ind, ALL},
+    {"mpiio_coll", mpiio_coll, ALL},     {"posix_pwrite", posix, ALL},
+    {"naive_gather", naive_gather, NEW}, {"naive_sequential", naive_sequential, NEW},
+    {"memcpy", copy, ALL},
+};
+enum { NMETHODS = sizeof METHODS / sizeof METHODS[0] };
+
+static int applies(const struct method *m, const char *protocol)
+{
+    static const char *const names[] = {"overwrite", "new", "fsync", "read"};
+    for (int p = 0; p < 4; p++)
+        if (strcmp(protocol, names[p]) == 0)
+            return (m->protocols >> p) & 1;
+    return 0;
+}
+
+/* Open the files the overwrite and read protocols use, written once, in place. */
+static void prepare(struct run *r)
+{
+    uint64_t dims[1] = {r->n * (uint64_t)size_g}, off[1] = {r->n * (uint64_t)rank_g}, cnt[1] = {r->n};
+    check(dah5_file_create_comm(MPI_COMM_WORLD, path("dah5_existing.h5"), DAH5_TRUNC, &r->file), "create");
+    check(dah5_dataset_create(r->file, "x", DAH5_FLOAT64, 1, dims, NULL, &r->ds), "dataset");
+    check(dah5_write_block(r->ds, off, cnt, DAH5_FLOAT64, r->buf, 0), "write");
+    check_mpi(MPI_File_open(MPI_COMM_WORLD, path("mpiio_existing.bin"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &r->mf), "MPI_File_open");
+    MPI_Status st;
+    check_mpi(MPI_File_write_at(r->mf, my_offset(r), r->buf, (int)r->n, MPI_DOUBLE, &st), "write");
+    if (rank_g == 0)
+        close(open(path("posix_existing.bin"), O_CREAT | O_RDWR | O_TRUNC, 0644));
+    MPI_Barrier(MPI_COMM_WORLD);
+    r->fd = open(path("posix_existing.bin"), O_RDWR);
+    if (pwrite(r->fd, r->buf, r->n * 8, my_offset(r)) != (ssize_t)(r->n * 8)) {
+        perror("pwrite");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void finish(struct run *r)
+{
+    check(dah5_file_close(&r->file), "close");
+    check_mpi(MPI_File_close(&r->mf), "MPI_File_close");
+    close(r->fd);
+}
+
+static double timed(struct run *r, const struct method *m)
+{
+    sync();
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    m->op(r);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return now() - t0;
+}
+
+static struct run new_run(uint64_t mib)
+{
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.n = mib * 131072; /* float64 per MiB */
+    r.buf = buffer(r.n * 8);
+    r.other = buffer(r.n * 8);
+    for (uint64_t i = 0; i < r.n; i++)
+        r.buf[i] = (double)(r.n * (uint64_t)rank_g + i);
+    memset(r.other, 0, r.n * 8);
+    return r;
+}
+
+/* Rounds over the given protocols and methods (names NULL-terminated; NULL = all). */
+static void rounds(struct run *r, const char *const *protocols, const char *const *only, int nrounds,
+                   const char *label)
+{
+    prepare(r);
+    for (const char *const *p = protocols; *p; p++) {
+        r->protocol = *p;
+        for (int round = 0; round <= nrounds; round++) /* round 0: warm-up */
+            for (int k = 0; k < NMETHODS; k++) {
+                const struct method *m = &METHODS[(k + round) % NMETHODS];
+                int wanted = !only;
+                for (const char *const *o = only; o && *o; o++)
+                    wanted |= strcmp(*o, m->name) == 0;
+                if (!wanted || !applies(m, *p))
+                    continue;
+                double t = timed(r, m);
+                if (rank_g == 0)
+                    printf("%s,%s,%d,%.6f,%llu\n", label ? label : *p, m->name, round, t,
+                           (unsigned long long)(r->n * 8 * (uint64_t)size_g));
+            }
+        fflush(stdout);
+    }
+    finish(r);
+}
+
+static int bandwidth(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    struct run r = new_run(strtoull(argv[3], NULL, 10));
+    static const char *const protocols[] = {"overwrite", "new", "fsync", "read", NULL};
+    rounds(&r, protocols, NULL, atoi(argv[4]), NULL);
+    return 0;
+}
+
+static int scaling(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    static const char *const protocols[] = {"overwrite", NULL};
+    static const char *const only[] = {"dah5_ind", "mpiio_ind", NULL};
+    for (int a = 4; a < argc; a++) {
+        struct run r = new_run(strtoull(argv[a], NULL, 10));
+        char label[64];
+        snprintf(label, sizeof label, "scaling_%sMiB", argv[a]);
+        rounds(&r, protocols, only, atoi(argv[3]), label);
+        free(r.buf);
+        free(r.other);
+    }
+    return 0;
+}
+
+/* COUNT datasets of 4 float64 with one attribute each: dah5, then the same HDF5 calls with
+ * the same property lists by hand; then file open + close. */
+static int metadata(int argc, char **argv)
+{
+    if (argc < 4)
+        return 1;
+    int count = atoi(argv[3]);
+    char name[32];
+    double v = 1.5;
+    uint64_t dims[1] = {4};
+    for (int round = 0; round < 3; round++) {
+        sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = now();
+        dah5_file *f = NULL;
+        dah5_dataset *d = NULL;
+        check(dah5_file_create_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_TRUNC, &f), "create");
+        for (int i = 0; i < count; i++) {
+            snprintf(name, sizeof name, "d%06d", i);
+            check(dah5_dataset_create(f, name, DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+            check(dah5_attr_write(f, name, "a", DAH5_FLOAT64, 0, 1, &v), "attr");
+            check(dah5_dataset_close(&d), "close dataset");
+        }
+        check(dah5_file_close(&f), "close");
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t_dah5 = now() - t0;
+
+        sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+        check_h5(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), "fapl");
+        H5Pset_all_coll_metadata_ops(fapl, 1);
+        H5Pset_coll_metadata_write(fapl, 1);
+        H5Pset_alignment(fapl, 1 << 20, 1 << 20);
+        hid_t file = H5Fcreate(path("meta_raw.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        check_h5(file, "H5Fcreate");
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_layout(dcpl, H5D_CONTIGUOUS);
+        H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+        hid_t space = H5Screate_simple(1, (hsize_t[]){4}, NULL), scalar = H5Screate(H5S_SCALAR);
+        for (int i = 0; i < count; i++) {
+            snprintf(name, sizeof name, "d%06d", i);
+            hid_t ds = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+            hid_t at = H5Acreate2(ds, "a", H5T_NATIVE_DOUBLE, scalar, H5P_DEFAULT, H5P_DEFAULT);
+            check_h5(H5Awrite(at, H5T_NATIVE_DOUBLE, &v), "H5Awrite");
+            H5Aclose(at);
+            H5Dclose(ds);
+        }
+        H5Sclose(space);
+        H5Sclose(scalar);
+        H5Pclose(dcpl);
+        check_h5(H5Fclose(file), "H5Fclose");
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t_raw = now() - t0;
+
+        /* File open + close of the file just made (the metadata of COUNT datasets). */
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        check(dah5_file_open_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_RDONLY, &f), "open");
+        check(dah5_file_close(&f), "close");
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t_open_dah5 = now() - t0;
+        t0 = now();
+        file = H5Fopen(path("meta_raw.h5"), H5F_ACC_RDONLY, fapl);
+        check_h5(file, "H5Fopen");
+        H5Fclose(file);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t_open_raw = now() - t0;
+        H5Pclose(fapl);
+        if (rank_g == 0) {
+            printf("metadata_%d,dah5,%d,%.6f,%d\n", count, round, t_dah5, count);
+            printf("metadata_%d,raw_hdf5,%d,%.6f,%d\n", count, round, t_raw, count);
+            printf("open_close_%d,dah5,%d,%.6f,1\n", count, round, t_open_dah5);
+            printf("open_close_%d,raw_hdf5,%d,%.6f,1\n", count, round, t_open_raw);
+        }
+    }
+    return 0;
+}
+
+/* Does dataset create write anything (a fill)? Its time against the write of the data. */
+static int create(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    uint64_t total = strtoull(argv[3], NULL, 10) * 131072;
+    struct run r = new_run(strtoull(argv[3], NULL, 10) / (uint64_t)size_g);
+    uint64_t dims[1] = {total}, off[1] = {r.n * (uint64_t)rank_g}, cnt[1] = {r.n};
+    for (int round = 0; round <= atoi(argv[4]); round++) {
+        dah5_file *f = NULL;
+        dah5_dataset *d = NULL;
+        check(dah5_file_create_comm(MPI_COMM_WORLD, path("create.h5"), DAH5_TRUNC, &f), "create");
+        sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = now();
+        check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t1 = now();
+        check(dah5_write_block(d, off, cnt, DAH5_FLOAT64, r.buf, 0), "write");
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t2 = now();
+        check(dah5_file_close(&f), "close");
+        if (rank_g == 0) {
+            printf("create,dah5_dataset_create,%d,%.6f,%llu\n", round, t1 - t0, (unsigned long long)(total * 8));
+            printf("create,dah5_write,%d,%.6f,%llu\n", round, t2 - t1, (unsigned long long)(total * 8));
+        }
+    }
+    free(r.buf);
+    free(r.other);
+    return 0;
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* Peak RSS of writing and reading one MIB block with dah5, relative to the process after
+ * allocating and touching its buffer. */
+static int memory(int argc, char **argv)
+{
+    if (argc < 4)
+        return 1;
+    /* Only the one buffer: the peak before the calls must be the buffer alone. */
+    struct run r;
+    r.n = strtoull(argv[3], NULL, 10) * 131072;
+    r.buf = buffer(r.n * 8);
+    for (uint64_t i = 0; i < r.n; i++)
+        r.buf[i] = (double)i;
+    long base = max_rss_kib();
+    uint64_t dims[1] = {r.n * (uint64_t)size_g}, off[1] = {r.n * (uint64_t)rank_g}, cnt[1] = {r.n};
+    dah5_file *f = NULL;
+    dah5_dataset *d = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, path("memory.h5"), DAH5_TRUNC, &f), "create");
+    check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+    check(dah5_write_block(d, off, cnt, DAH5_FLOAT64, r.buf, 0), "write");
+    long after_write = max_rss_kib();
+    check(dah5_read_block(d, off, cnt, DAH5_FLOAT64, r.buf, 0), "read");
+    long after_read = max_rss_kib();
+    check(dah5_file_close(&f), "close");
+    long extra[2] = {after_write - base, after_read - base}, worst[2];
+    MPI_Reduce(extra, worst, 2, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank_g == 0)
+        printf("memory,%s MiB block,buffer %llu KiB,write +%ld KiB,read +%ld KiB\n", argv[3],
+               (unsigned long long)(r.n * 8 / 1024), worst[0], worst[1]);
+    unlink(path("memory.h5"));
+    free(r.buf);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_g);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_g);
+    int bad = 1;
+    if (argc >= 3) {
+        snprintf(dir_g, sizeof dir_g, "%s", argv[2]);
+        if (strcmp(argv[1], "bandwidth") == 0)
+            bad = bandwidth(argc, argv);
+        else if (strcmp(argv[1], "scaling") == 0)
+            bad = scaling(argc, argv);
+        else if (strcmp(argv[1], "metadata") == 0)
+            bad = metadata(argc, argv);
+        else if (strcmp(argv[1], "memory") == 0)
+            bad = memory(argc, argv);
+        else if (strcmp(argv[1], "create") == 0)
+            bad = create(argc, argv);
+    }
+    if (bad && rank_g == 0)
+        fprintf(stderr, "usage: see the comment at the top of bench/bench.c\n");
+    MPI_Finalize();
+    return bad;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The dah5 benchmark (`make bench`): bandwidth of dah5 against raw MPI-IO, POSIX, h5py and the
+# naive ways, metadata rate, memory, and a plot. Prints the markdown table and writes
+# $OUT/bench.md and $OUT/bench.png.
+#
+# Settings (environment): DAH5_BENCH_RANKS (2), DAH5_BENCH_MIB per rank (256),
+# DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_DIR for the data files (build/bench-data;
+# put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
+# DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
+# DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+dah5_install_deps
+dah5_mpi_env
+
+ranks=${DAH5_BENCH_RANKS:-2}
+mib=${DAH5_BENCH_MIB:-256}
+rounds=${DAH5_BENCH_ROUNDS:-7}
+data=${DAH5_BENCH_DIR:-build/bench-data}
+out=${DAH5_BENCH_OUT:-build/bench}
+scaling=${DAH5_BENCH_SCALING:-1 4 16 64 256 1024}
+metadata=${DAH5_BENCH_METADATA:-1000 10000}
+memory_mib=${DAH5_BENCH_MEMORY_MIB:-1024}
+create_mib=${DAH5_BENCH_CREATE_MIB:-512}
+
+profile=${DAH5_BENCH_PROFILE:-release}
+bench=build/bench-$profile/bench
+make --no-print-directory -s "$bench" CARGO="cargo -q" PROFILE="$profile"
+mkdir -p "$data" "$out"
+results=$out/results.csv
+: > "$results"
+# Each phase under a timeout, with its duration on stderr.
+run() {
+    local start=$SECONDS
+    timeout 1200 mpiexec -n "$ranks" "$@"
+    echo "  $(basename "$1") ${2:-} ${3:-}: $((SECONDS - start)) s" >&2
+}
+py=/usr/bin/python3
+
+echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds (+1 warm-up), data in $data" >&2
+run "$bench" bandwidth "$data" "$mib" "$rounds" >> "$results"
+run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
+# shellcheck disable=SC2086  # word splitting of the size lists is wanted
+run "$bench" scaling "$data" 3 $scaling >> "$results"
+run "$bench" create "$data" "$create_mib" 3 >> "$results"
+for count in $metadata; do
+    run "$bench" metadata "$data" "$count" >> "$results"
+    run "$py" bench/h5py_bench.py metadata "$data" "$count" >> "$results"
+done
+run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
+rm -f "$data"/*.h5 "$data"/*.bin
+
+DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds" \
+    "$py" bench/report.py "$out" "$results" "$out/memory.txt"

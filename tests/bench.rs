@@ -1,0 +1,61 @@
+//! The benchmark keeps working: `bench/run.sh` at tiny sizes produces its table, its
+//! targets and its plot. (No timing is asserted: these machines are shared and noisy.)
+
+mod common;
+
+use common::*;
+
+#[test]
+fn the_bench_runs_at_tiny_sizes_and_writes_its_table_and_plot() {
+    let dir = scratch("bench");
+    let (data, out) = (dir.join("data"), dir.join("out"));
+    let profile = lib_dir().file_name().unwrap().to_str().unwrap().to_string();
+    let env = [
+        ("DAH5_BENCH_MIB", "1"),
+        ("DAH5_BENCH_ROUNDS", "1"),
+        ("DAH5_BENCH_SCALING", "1 2"),
+        ("DAH5_BENCH_METADATA", "10"),
+        ("DAH5_BENCH_MEMORY_MIB", "1"),
+        ("DAH5_BENCH_CREATE_MIB", "2"),
+        ("DAH5_BENCH_PROFILE", profile.as_str()),
+        ("DAH5_BENCH_DIR", data.to_str().unwrap()),
+        ("DAH5_BENCH_OUT", out.to_str().unwrap()),
+    ];
+    let job = run_script("bench/run.sh", &env, 600);
+    assert!(
+        job.success,
+        "bench/run.sh failed:\n{}\n{}",
+        job.stdout, job.stderr
+    );
+    let table = std::fs::read_to_string(out.join("bench.md")).expect("bench.md");
+    for needle in [
+        "#### Bandwidth",
+        "| dah5_ind |",
+        "| dah5_darray |",
+        "| mpiio_ind | ",
+        "| h5py_coll |",
+        "| naive_gather |",
+        "| naive_sequential |",
+        "| memcpy |",
+        "metadata 10",
+        "#### Memory",
+        "#### Targets",
+        "dah5_ind vs naive gather-to-root",
+    ] {
+        assert!(
+            table.contains(needle),
+            "{needle:?} missing from bench.md:\n{table}"
+        );
+    }
+    assert_eq!(
+        job.stdout.matches("#### Targets").count(),
+        1,
+        "{}",
+        job.stdout
+    );
+    let png = std::fs::read(out.join("bench.png")).expect("bench.png");
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000,
+        "not a PNG plot"
+    );
+}
