@@ -238,10 +238,11 @@ static void naive_sequential(struct run *r)
             dah5_dataset *d = NULL;
             char name[32];
             snprintf(name, sizeof name, "part%d", rank_g);
-            int32_t st = dah5_file_open(MPI_Comm_c2f(MPI_COMM_SELF), path("naive_seq.h5"), DAH5_RDWR, &f);
-            if (st == DAH5_ERR_NOT_FOUND || turn == 0)
-                check(dah5_file_create(MPI_Comm_c2f(MPI_COMM_SELF), path("naive_seq.h5"), DAH5_TRUNC, &f),
-                      "create");
+            int32_t self = MPI_Comm_c2f(MPI_COMM_SELF);
+            if (turn == 0)
+                check(dah5_file_create(self, path("naive_seq.h5"), DAH5_TRUNC, &f), "create");
+            else
+                check(dah5_file_open(self, path("naive_seq.h5"), DAH5_RDWR, &f), "open");
             check(dah5_dataset_create(f, name, DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
             check(dah5_write_block(d, off, dims, DAH5_FLOAT64, r->buf, 0), "write");
             if (is(r, "fsync"))

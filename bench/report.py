@@ -54,6 +54,13 @@ def ratio(times, protocol, method, base):
     return statistics.median(b[r] / a[r] for r in common)
 
 
+def best_ratio(times, protocol, method, base):
+    """Best base time / best method time: less sensitive to a noisy neighbour than the
+    median of per-round ratios, shown beside it."""
+    a, b = times.get((protocol, method)), times.get((protocol, base))
+    return min(b.values()) / min(a.values()) if a and b else None
+
+
 def machine():
     cpu = "unknown CPU"
     try:
@@ -95,17 +102,19 @@ def median(times, protocol, method):
 def targets(times):
     rows = []
 
-    def add(what, value, goal, unit="×"):
+    def add(what, value, goal, unit="×", best=None):
+        also = f" (best/best {best:.2f}{unit})" if best is not None else ""
         if value is None:
             rows.append(f"| {what} | not measured | ≥ {goal}{unit} | – |")
         else:
-            rows.append(f"| {what} | {value:.2f}{unit} | ≥ {goal}{unit} | {'met' if value >= goal else 'NOT met'} |")
+            rows.append(f"| {what} | {value:.2f}{unit}{also} | ≥ {goal}{unit} | {'met' if value >= goal else 'NOT met'} |")
 
     for protocol in ("overwrite", "fsync", "read"):
-        add(f"dah5_ind vs MPI_File_{'read' if protocol == 'read' else 'write'}_at, {protocol}",
-            ratio(times, protocol, "dah5_ind", "mpiio_ind"), 0.95)
-        add(f"dah5_coll vs MPI_File_{'read' if protocol == 'read' else 'write'}_at_all, {protocol}",
-            ratio(times, protocol, "dah5_coll", "mpiio_coll"), 0.95)
+        call = "read" if protocol == "read" else "write"
+        for mode, base, name in (("ind", "mpiio_ind", f"MPI_File_{call}_at"),
+                                 ("coll", "mpiio_coll", f"MPI_File_{call}_at_all")):
+            add(f"dah5_{mode} vs {name}, {protocol}", ratio(times, protocol, f"dah5_{mode}", base),
+                0.95, best=best_ratio(times, protocol, f"dah5_{mode}", base))
     for protocol in ("overwrite", "new", "fsync", "read"):
         for mode in ("ind", "coll"):
             d, h = median(times, protocol, f"dah5_{mode}"), median(times, protocol, f"h5py_{mode}")
@@ -120,7 +129,7 @@ def targets(times):
         d, h, raw = median(times, p, "dah5"), median(times, p, "h5py"), median(times, p, "raw_hdf5")
         add(f"{count} datasets + attribute: dah5 rate vs h5py mpio", h / d if d and h else None, 2.0)
         add(f"{count} datasets + attribute: dah5 rate vs raw C HDF5 loop", raw / d if d and raw else None, 0.9)
-    return ["| target | measured | goal | |", "|---|---|---|---|"] + rows
+    return ["| target | measured (median of per-round ratios) | goal | |", "|---|---|---|---|"] + rows
 
 
 def metadata_table(times):

@@ -42,7 +42,7 @@ echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds (+1 warm-up), da
 run "$bench" bandwidth "$data" "$mib" "$rounds" >> "$results"
 run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
 # shellcheck disable=SC2086  # word splitting of the size lists is wanted
-run "$bench" scaling "$data" 3 $scaling >> "$results"
+run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
 for count in $metadata; do
     run "$bench" metadata "$data" "$count" >> "$results"
