@@ -13,7 +13,9 @@
  * by the report; each op is timed barrier - op - barrier after a sync(2).
  *
  * Protocols (write):
- *   overwrite  the file and dataset exist and are open: the write call alone (software cost)
+ *   overwrite  the file and dataset exist and are open: the write call alone (software cost);
+ *              dah5_direct (direct block mode: each process pwrites, no MPI inside) runs
+ *              here and in read, against posix_pwrite of the same bytes
  *   new        create the file (and dataset), write, close: end to end
  *   fsync      as new, plus flush/sync to storage before close (durability)
  * read: the file exists and is open: the read call alone.
@@ -105,6 +107,7 @@ struct run {
     dah5_dataset *ds;
     MPI_File mf;
     int fd;
+    dah5_direct *direct; /* direct mode: this process's own descriptor, no MPI inside */
 };
 
 static int is(const struct run *r, const char *protocol) { return strcmp(r->protocol, protocol) == 0; }
@@ -207,6 +210,16 @@ static void posix(struct run *r)
     }
 }
 
+/* Direct block mode: every process pwrites its block itself (the addprocs path). */
+static void direct(struct run *r)
+{
+    uint64_t off[1] = {r->n * (uint64_t)rank_g}, cnt[1] = {r->n};
+    if (is(r, "read"))
+        check(dah5_direct_read_block(r->direct, off, cnt, DAH5_FLOAT64, r->buf), "direct read");
+    else
+        check(dah5_direct_write_block(r->direct, off, cnt, DAH5_FLOAT64, r->buf), "direct write");
+}
+
 /* The seed's first naive way: gather everything on rank 0, which writes it alone. */
 static void naive_gather(struct run *r)
 {
@@ -276,6 +289,7 @@ static const struct method METHODS[] = {
     {"dah5_ind", dah5_ind, ALL},         {"dah5_coll", dah5_coll, ALL},
     {"dah5_darray", dah5_darray, NEW | FSYNC}, {"mpiio_ind", mpiio_ind, ALL},
     {"mpiio_coll", mpiio_coll, ALL},     {"posix_pwrite", posix, ALL},
+    {"dah5_direct", direct, OVERWRITE | READ},
     {"naive_gather", naive_gather, NEW}, {"naive_sequential", naive_sequential, NEW},
     {"memcpy", copy, ALL},
 };
@@ -305,6 +319,12 @@ static void prepare(struct run *r)
         close(open(path("posix_existing.bin"), O_CREAT | O_RDWR | O_TRUNC, 0644));
     MPI_Barrier(MPI_COMM_WORLD);
     r->fd = open(path("posix_existing.bin"), O_RDWR);
+    if (rank_g == 0)
+        check(dah5_direct_create(path("direct_existing.h5"), "x", DAH5_FLOAT64, 1, dims, DAH5_TRUNC, 0, NULL, NULL),
+              "direct create");
+    MPI_Barrier(MPI_COMM_WORLD);
+    check(dah5_direct_open(path("direct_existing.h5"), "x", DAH5_RDWR, &r->direct), "direct open");
+    check(dah5_direct_write_block(r->direct, off, cnt, DAH5_FLOAT64, r->buf), "direct write");
     if (pwrite(r->fd, r->buf, r->n * 8, my_offset(r)) != (ssize_t)(r->n * 8)) {
         perror("pwrite");
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -317,6 +337,7 @@ static void finish(struct run *r)
     check(dah5_file_close(&r->file), "close");
     check_mpi(MPI_File_close(&r->mf), "MPI_File_close");
     close(r->fd);
+    check(dah5_direct_close(&r->direct), "direct close");
 }
 
 static double timed(struct run *r, const struct method *m)

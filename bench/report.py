@@ -120,6 +120,10 @@ def targets(times):
             d, h = median(times, protocol, f"dah5_{mode}"), median(times, protocol, f"h5py_{mode}")
             add(f"dah5_{mode} vs h5py_{mode}, {protocol} (medians)", h / d if d and h else None, 1.0)
     add("dah5_ind vs naive gather-to-root, new file", ratio(times, "new", "dah5_ind", "naive_gather"), 3.0)
+    for protocol in ("overwrite", "read"):
+        add(f"dah5_direct (no MPI) vs posix pwrite/pread, {protocol}",
+            ratio(times, protocol, "dah5_direct", "posix_pwrite"), 0.95,
+            best=best_ratio(times, protocol, "dah5_direct", "posix_pwrite"))
     create, write = median(times, "create", "dah5_dataset_create"), median(times, "create", "dah5_write")
     if create is not None and write:
         share = 100 * create / write

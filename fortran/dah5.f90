@@ -48,6 +48,8 @@ module dah5
   ! dah5_darray_write flag; file option flag.
   integer(c_int32_t), parameter, public :: DAH5_DARRAY_PARTIAL = 256
   integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
+  ! dah5_direct_open flag: an advisory fcntl lock around each write.
+  integer(c_int32_t), parameter, public :: DAH5_DIRECT_LOCK = 32
   ! Element types.
   integer(c_int32_t), parameter, public :: DAH5_INT8 = 1
   integer(c_int32_t), parameter, public :: DAH5_INT16 = 2
@@ -129,8 +131,75 @@ module dah5
        dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message, dah5_c_attr_write, &
        dah5_c_attr_write_string, dah5_c_attr_info, dah5_c_attr_read, dah5_c_attr_read_string, &
        dah5_c_darray_write, dah5_c_darray_blocks, dah5_c_darray_partition, &
-       dah5_c_dataset_extend, dah5_c_file_set_atomic
+       dah5_c_dataset_extend, dah5_c_file_set_atomic, dah5_c_direct_create, dah5_c_direct_open, &
+       dah5_c_direct_write_block, dah5_c_direct_read_block, dah5_c_direct_shape, &
+       dah5_c_direct_sync, dah5_c_direct_close
   interface
+     ! Direct block mode (no MPI): see dah5.h. Called through these interfaces (with c_loc
+     ! for the buffer); the MPI wrappers below are what Fortran programs normally use.
+     function dah5_c_direct_create(path, name, dtype, ndims, dims, flags, nblocks, offsets, &
+          counts) bind(C, name="dah5_direct_create") result(status)
+       import :: c_int32_t, c_int64_t, c_char
+       character(kind=c_char), intent(in) :: path(*), name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), intent(in) :: dims(*)
+       integer(c_int32_t), value :: flags, nblocks
+       integer(c_int64_t), intent(in) :: offsets(*), counts(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_create
+
+     function dah5_c_direct_open(path, name, flags, direct_out) &
+          bind(C, name="dah5_direct_open") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       character(kind=c_char), intent(in) :: path(*), name(*)
+       integer(c_int32_t), value :: flags
+       type(c_ptr), intent(inout) :: direct_out
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_open
+
+     function dah5_c_direct_write_block(direct, offset, count, mem_dtype, buf) &
+          bind(C, name="dah5_direct_write_block") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: direct
+       integer(c_int64_t), intent(in) :: offset(*), count(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_write_block
+
+     function dah5_c_direct_read_block(direct, offset, count, mem_dtype, buf) &
+          bind(C, name="dah5_direct_read_block") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: direct
+       integer(c_int64_t), intent(in) :: offset(*), count(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_read_block
+
+     function dah5_c_direct_shape(direct, dtype_out, ndims_out, capacity, dims_out) &
+          bind(C, name="dah5_direct_shape") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: direct
+       integer(c_int32_t), intent(inout) :: dtype_out, ndims_out
+       integer(c_int32_t), value :: capacity
+       integer(c_int64_t), intent(inout) :: dims_out(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_shape
+
+     function dah5_c_direct_sync(direct) bind(C, name="dah5_direct_sync") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: direct
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_sync
+
+     function dah5_c_direct_close(direct) bind(C, name="dah5_direct_close") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), intent(inout) :: direct
+       integer(c_int32_t) :: status
+     end function dah5_c_direct_close
+
+
      function dah5_c_attr_write(file, object, name, dtype, ndims, count, buf) &
           bind(C, name="dah5_attr_write") result(status)
        import :: c_int32_t, c_int64_t, c_char, c_ptr

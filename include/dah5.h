@@ -102,6 +102,12 @@
 #define DAH5_DARRAY_PARTIAL 256
 
 /**
+ * Flag of `dah5_direct_open`: take an advisory fcntl write lock around every write (for
+ * file systems without coherent concurrent writes, e.g. NFS).
+ */
+#define DAH5_DIRECT_LOCK 32
+
+/**
  * File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
  */
 #define DAH5_ATOMIC 1
@@ -296,6 +302,11 @@
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
  */
 typedef struct dah5_dataset dah5_dataset;
+
+/**
+ * A dataset open in direct mode (opaque). Made by `dah5_direct_open`.
+ */
+typedef struct dah5_direct dah5_direct;
 
 /**
  * An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
@@ -736,6 +747,120 @@ int32_t dah5_dataset_dims(const struct dah5_dataset *dataset,
  * `new_dims` is NULL or has `ndims` entries.
  */
 int32_t dah5_dataset_extend(struct dah5_dataset *dataset, uint32_t ndims, const uint64_t *new_dims);
+
+/**
+ * Create (or add to) an HDF5 file a dataset for direct mode: contiguous, allocated now,
+ * never filled, 1 MiB aligned; with `nblocks` > 0, also the block table (the workers'
+ * blocks, as `dah5_darray_write` records it; checked for bounds and overlaps). The file is
+ * closed again when this returns.
+ *
+ * Local, one process, no MPI needed (the coordinator, e.g. Julia's master process).
+ *
+ * @param flags    `DAH5_TRUNC` to replace an existing file (otherwise the dataset is added
+ *                 to it, or to a new file), `| DAH5_ORDER_F` for column-major dims.
+ * @param nblocks  0, or the number of blocks in `offsets` and `counts` (nblocks × ndims
+ *                 u64s each, in the same order as `dims`).
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; `dims` has `ndims` entries; with `nblocks` > 0,
+ * `offsets` and `counts` have nblocks × ndims entries.
+ */
+int32_t dah5_direct_create(const char *path,
+                           const char *name,
+                           int32_t dtype,
+                           uint32_t ndims,
+                           const uint64_t *dims,
+                           uint32_t flags,
+                           uint32_t nblocks,
+                           const uint64_t *offsets,
+                           const uint64_t *counts);
+
+/**
+ * Open a dataset for direct block transfers. HDF5 opens the file read-only just long
+ * enough to learn where the data is (`H5Dget_offset`), its dims and type; then dah5 holds
+ * a plain file descriptor. Chunked, compressed, compact, external and not yet allocated
+ * datasets, and foreign byte orders, are refused (`DAH5_ERR_INVALID_ARGUMENT`, saying
+ * which).
+ *
+ * Local, no MPI. Processes may hold the same dataset open at once and write disjoint
+ * blocks concurrently.
+ *
+ * @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, `| DAH5_ORDER_F`,
+ *               `| DAH5_DIRECT_LOCK` (an advisory fcntl lock around each write).
+ *
+ * # Safety
+ * Strings are NULL or NUL-terminated; `direct_out` is NULL or writable.
+ */
+int32_t dah5_direct_open(const char *path,
+                         const char *name,
+                         uint32_t flags,
+                         struct dah5_direct **direct_out);
+
+/**
+ * Write this process's block `offset .. offset + count` (in the handle's order) from
+ * `buf`, with `pwrite` (one call per contiguous run of the file; a block of whole rows is
+ * one), retrying interrupted and short writes. No conversion: `mem_dtype` must be the
+ * dataset's. Blocks of different processes must not overlap.
+ *
+ * Local, no MPI.
+ *
+ * # Safety
+ * `offset` and `count` are NULL or have ndims entries; `buf` holds the block.
+ */
+int32_t dah5_direct_write_block(struct dah5_direct *direct,
+                                const uint64_t *offset,
+                                const uint64_t *count,
+                                int32_t mem_dtype,
+                                const void *buf);
+
+/**
+ * Read the block `offset .. offset + count` into `buf` (`pread`), as
+ * `dah5_direct_write_block` writes it.
+ *
+ * Local, no MPI.
+ *
+ * # Safety
+ * `offset` and `count` are NULL or have ndims entries; `buf` has room for the block.
+ */
+int32_t dah5_direct_read_block(const struct dah5_direct *direct,
+                               const uint64_t *offset,
+                               const uint64_t *count,
+                               int32_t mem_dtype,
+                               void *buf);
+
+/**
+ * The dataset's dtype, ndims and dims (in the handle's order).
+ *
+ * Local.
+ *
+ * @param capacity  entries `dims_out` has room for (`DAH5_MAX_NDIMS` always suffices).
+ *
+ * # Safety
+ * The outputs are NULL or writable; `dims_out` has room for `capacity` u64s.
+ */
+int32_t dah5_direct_shape(const struct dah5_direct *direct,
+                          int32_t *dtype_out,
+                          uint32_t *ndims_out,
+                          uint32_t capacity,
+                          uint64_t *dims_out);
+
+/**
+ * Put everything this process wrote on storage (`fsync`).
+ *
+ * Local.
+ */
+int32_t dah5_direct_sync(struct dah5_direct *direct);
+
+/**
+ * Close the file descriptor and set `*direct = NULL`; NULL or `*direct == NULL` is a
+ * no-op. (It does not fsync: call `dah5_direct_sync` first where durability matters.)
+ *
+ * Local.
+ *
+ * # Safety
+ * `direct` is NULL or points to a writable `dah5_direct *`.
+ */
+int32_t dah5_direct_close(struct dah5_direct **direct);
 
 /**
  * Fill `options_out` with the defaults (1 MiB alignment threshold and alignment).

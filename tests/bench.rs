@@ -32,6 +32,8 @@ fn the_bench_runs_at_tiny_sizes_and_writes_its_table_and_plot() {
         "#### Bandwidth",
         "| dah5_ind |",
         "| dah5_darray |",
+        "| dah5_direct |",
+        "dah5_direct (no MPI) vs posix",
         "| mpiio_ind | ",
         "| h5py_coll |",
         "| naive_gather |",

@@ -130,8 +130,8 @@ impl BlockTable {
             .collect()
     }
 
-    /// Record the table on dataset `name` (collective).
-    fn write(&self, file: &Id, name: &str, order: Order) -> Result<()> {
+    /// Record the table on dataset `name` (collective in a parallel file).
+    pub(crate) fn write(&self, file: &Id, name: &str, order: Order) -> Result<()> {
         let numbers = |dtype, shape, data| AttrValue::Numbers { dtype, shape, data };
         let rows = vec![self.offsets.len() as u64, self.largest_block().len() as u64];
         let (offsets, counts) = (Self::flat(&self.offsets), Self::flat(&self.counts));

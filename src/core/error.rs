@@ -87,6 +87,18 @@ impl Error {
         )
     }
 
+    /// An operating-system error, classified by its errno (no space, permission, not found).
+    pub fn io(error: &std::io::Error, what: impl fmt::Display) -> Error {
+        let kind = match error.raw_os_error() {
+            Some(libc::ENOSPC) | Some(libc::EDQUOT) => ErrorKind::NoSpace,
+            Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) => ErrorKind::Permission,
+            Some(libc::ENOENT) => ErrorKind::NotFound,
+            _ if error.kind() == std::io::ErrorKind::UnexpectedEof => ErrorKind::Truncated,
+            _ => ErrorKind::Io,
+        };
+        Error::new(kind, format!("{what}: {error}"))
+    }
+
     /// Prefix the message with what was being done, keeping the kind.
     pub fn context(self, what: impl fmt::Display) -> Error {
         Error {

@@ -6,6 +6,7 @@ pub mod block;
 pub mod darray;
 pub mod dataset;
 pub mod digest;
+pub mod direct;
 pub mod dtype;
 pub mod error;
 pub mod file;

@@ -54,6 +54,10 @@ pub const DAH5_UNLIMITED: u64 = u64::MAX;
 /// of the dataset is left unwritten). Without it a gap is `DAH5_ERR_INVALID_ARGUMENT`.
 pub const DAH5_DARRAY_PARTIAL: u32 = 0x100;
 
+/// Flag of `dah5_direct_open`: take an advisory fcntl write lock around every write (for
+/// file systems without coherent concurrent writes, e.g. NFS).
+pub const DAH5_DIRECT_LOCK: u32 = 0x20;
+
 /// File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
 pub const DAH5_ATOMIC: u32 = 0x1;
 

@@ -6,6 +6,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::core::dataset::Dataset;
+use crate::core::direct::Direct;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::File;
 
@@ -14,6 +15,7 @@ compile_error!("dah5 handles are 64-bit tokens; only 64-bit targets are supporte
 
 const FILE_TAG: u64 = 0xd;
 const DATASET_TAG: u64 = 0xa;
+const DIRECT_TAG: u64 = 0xb;
 
 struct Slot<T> {
     generation: u32,
@@ -104,12 +106,14 @@ struct DatasetEntry {
 pub struct Registry {
     files: Slots<File>,
     datasets: Slots<DatasetEntry>,
+    directs: Slots<Direct>,
     next_sequence: u64,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     files: Slots::new(FILE_TAG, "dah5_file"),
     datasets: Slots::new(DATASET_TAG, "dah5_dataset"),
+    directs: Slots::new(DIRECT_TAG, "dah5_direct"),
     next_sequence: 0,
 });
 
@@ -158,6 +162,18 @@ impl Registry {
 
     pub fn dataset_mut(&mut self, token: u64) -> Result<&mut Dataset> {
         self.datasets.get_mut(token).map(|e| &mut e.dataset)
+    }
+
+    pub fn insert_direct(&mut self, direct: Direct) -> u64 {
+        self.directs.insert(direct)
+    }
+
+    pub fn direct(&self, token: u64) -> Result<&Direct> {
+        self.directs.get(token)
+    }
+
+    pub fn remove_direct(&mut self, token: u64) -> Result<Direct> {
+        self.directs.remove(token)
     }
 
     pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {

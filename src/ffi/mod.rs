@@ -7,6 +7,7 @@ pub mod block;
 pub mod consts;
 pub mod darray;
 pub mod dataset;
+pub mod direct;
 pub mod file;
 mod handles;
 pub mod library;
@@ -25,6 +26,11 @@ pub struct dah5_file {
 
 /// An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
 pub struct dah5_dataset {
+    _opaque: [u8; 0],
+}
+
+/// A dataset open in direct mode (opaque). Made by `dah5_direct_open`.
+pub struct dah5_direct {
     _opaque: [u8; 0],
 }
 

@@ -1,10 +1,10 @@
 //! HDF5 datasets: create, open, describe, move data.
 
 use hdf5_sys::h5d::{
-    H5Dclose, H5Dcreate2, H5Dget_create_plist, H5Dget_space, H5Dget_type, H5Dopen2, H5Dread,
-    H5Dset_extent, H5Dwrite,
+    H5D_CONTIGUOUS, H5D_LAYOUT_ERROR, H5Dclose, H5Dcreate2, H5Dget_create_plist, H5Dget_offset,
+    H5Dget_space, H5Dget_type, H5Dopen2, H5Dread, H5Dset_extent, H5Dwrite,
 };
-use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose};
+use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_external_count, H5Pget_layout};
 use hdf5_sys::h5s::H5Sclose;
 use hdf5_sys::h5t::H5Tclose;
 
@@ -73,6 +73,39 @@ pub fn set_extent(dataset: &Id, dims: &[u64]) -> Result<()> {
         H5Dset_extent(d, dims.as_ptr())
     })?;
     Ok(())
+}
+
+/// Where a dataset keeps its raw data.
+pub struct Storage {
+    pub contiguous: bool,
+    pub filtered: bool,
+    pub external: bool,
+    /// The file address of element 0, if the storage is allocated.
+    pub offset: Option<u64>,
+}
+
+pub fn storage(dataset: &Id) -> Result<Storage> {
+    let dcpl = create_plist(dataset)?;
+    let p = dcpl.raw();
+    let layout = crate::h5::call_checked("H5Pget_layout", || {
+        // SAFETY: `p` is a dataset creation list.
+        let layout = unsafe { H5Pget_layout(p) };
+        (layout, layout == H5D_LAYOUT_ERROR)
+    })?;
+    // SAFETY: `p` is a dataset creation list.
+    let external = call("H5Pget_external_count", || unsafe {
+        H5Pget_external_count(p)
+    })? > 0;
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset. HADDR_UNDEF (all ones) means not allocated; it is
+    // also what a chunked or compact dataset returns, refused before the offset is used.
+    let offset = unsafe { H5Dget_offset(d) };
+    Ok(Storage {
+        contiguous: layout == H5D_CONTIGUOUS,
+        filtered: crate::h5::plist::has_filters(&dcpl)?,
+        external,
+        offset: (offset != u64::MAX).then_some(offset),
+    })
 }
 
 /// The ids of one transfer: what the buffer holds, where it goes, how it moves.

@@ -70,6 +70,18 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
     Ok(fapl)
 }
 
+/// File access for one process without MPI (HDF5's default sec2 driver), with the same
+/// alignment as the parallel files, so the data lands where the MPI path would put it.
+pub fn serial_file_access(threshold: u64, alignment: u64) -> Result<Id> {
+    let fapl = create(H5P_CLS_FILE_ACCESS)?;
+    let p = fapl.raw();
+    // SAFETY: `p` is a file access list.
+    call("H5Pset_alignment", || unsafe {
+        H5Pset_alignment(p, threshold, alignment)
+    })?;
+    Ok(fapl)
+}
+
 /// Start the metadata cache at `bytes` and let it grow to at least that (HDF5 requires
 /// min <= initial <= max).
 fn set_metadata_cache(fapl: hdf5_sys::h5i::hid_t, bytes: usize) -> Result<()> {

@@ -8,9 +8,9 @@ use hdf5_sys::h5t::{
     H5T_C_S1, H5T_COMPOUND, H5T_CSET_UTF8, H5T_FLOAT, H5T_INTEGER, H5T_NATIVE_DOUBLE,
     H5T_NATIVE_FLOAT, H5T_NATIVE_INT8, H5T_NATIVE_INT16, H5T_NATIVE_INT32, H5T_NATIVE_INT64,
     H5T_NATIVE_UINT8, H5T_NATIVE_UINT16, H5T_NATIVE_UINT32, H5T_NATIVE_UINT64, H5T_SGN_NONE,
-    H5T_STRING, H5T_VARIABLE, H5Tclose, H5Tcopy, H5Tcreate, H5Tget_class, H5Tget_member_name,
-    H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign, H5Tget_size, H5Tinsert,
-    H5Tis_variable_str, H5Tset_cset, H5Tset_size,
+    H5T_STRING, H5T_VARIABLE, H5Tclose, H5Tcopy, H5Tcreate, H5Tequal, H5Tget_class,
+    H5Tget_member_name, H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign,
+    H5Tget_size, H5Tinsert, H5Tis_variable_str, H5Tset_cset, H5Tset_size,
 };
 
 use crate::core::dtype::{Class, Dtype};
@@ -82,6 +82,13 @@ pub fn string_kind(type_id: hid_t) -> Result<Option<Option<usize>>> {
     } else {
         Some(type_size(type_id)?)
     }))
+}
+
+/// Whether two datatypes are the same (class, size, byte order, members).
+pub fn equal(a: &Id, b: &Id) -> Result<bool> {
+    let (a, b) = (a.raw(), b.raw());
+    // SAFETY: both are open datatypes.
+    Ok(call("H5Tequal", || unsafe { H5Tequal(a, b) })? > 0)
 }
 
 /// The dtype of an HDF5 datatype, if dah5 supports it.

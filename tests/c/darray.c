@@ -63,33 +63,6 @@ static void expect_status(int32_t got, int32_t want, const char *needle, const c
 
 static uint32_t order_flag(const char *order) { return strcmp(order, "f") == 0 ? DAH5_ORDER_F : 0; }
 
-/* Fill buf with the pattern of the block (offset, count, in the handle's order) of an array
- * of dims; the pattern is defined on the C-order linear index. Returns elements. */
-static uint64_t fill(int32_t dtype, size_t esize, uint32_t ndims, const uint64_t *dims,
-                     const uint64_t *offset, const uint64_t *count, int forder, void *buf)
-{
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < ndims; d++)
-        n *= count[d];
-    for (uint64_t e = 0; e < n; e++) {
-        /* e is the element's position in the block, in the handle's memory order. */
-        uint64_t rest = e, linear = 0;
-        uint64_t idx[DAH5_MAX_NDIMS];
-        for (uint32_t k = 0; k < ndims; k++) {
-            uint32_t d = forder ? k : ndims - 1 - k; /* fastest dimension first */
-            idx[d] = offset[d] + rest % count[d];
-            rest /= count[d];
-        }
-        /* C-order (storage) linear index: storage dims are the handle's, reversed if F. */
-        for (uint32_t k = 0; k < ndims; k++) {
-            uint32_t d = forder ? ndims - 1 - k : k; /* slowest storage dim first */
-            linear = linear * dims[d] + idx[d];
-        }
-        pattern_value(dtype, linear, (char *)buf + e * esize);
-    }
-    return n;
-}
-
 /* Read the block and compare with the pattern; returns wrong elements. */
 static uint64_t verify(dah5_dataset *ds, const struct dtype_info *t, uint32_t ndims,
                        const uint64_t *dims, const uint64_t *offset, const uint64_t *count,
@@ -100,7 +73,7 @@ static uint64_t verify(dah5_dataset *ds, const struct dtype_info *t, uint32_t nd
         n *= count[d];
     char *got = malloc(n * t->size + 1), *want = malloc(n * t->size + 1);
     check(dah5_read_block(ds, offset, count, t->code, n ? got : NULL, xfer), "read_block");
-    fill(t->code, t->size, ndims, dims, offset, count, forder, want);
+    pattern_fill(t->code, t->size, ndims, dims, offset, count, forder, want);
     uint64_t wrong = 0;
     for (uint64_t e = 0; e < n; e++)
         wrong += memcmp(got + e * t->size, want + e * t->size, t->size) != 0;
@@ -145,7 +118,7 @@ static int write_mode(int argc, char **argv)
     for (uint32_t d = 0; d < ndims; d++)
         n *= count[d];
     char *buf = malloc(n * t->size + 1);
-    fill(t->code, t->size, ndims, dims, offset, count, forder, buf);
+    pattern_fill(t->code, t->size, ndims, dims, offset, count, forder, buf);
 
     dah5_file *file = NULL;
     dah5_dataset *ds = NULL;
@@ -274,7 +247,7 @@ static int bad_mode(char **argv)
     }
     uint64_t n = count[0] * count[1];
     int32_t *buf = calloc(n + 1, 4);
-    fill(DAH5_INT32, 4, 2, dims, offset, count, 0, buf);
+    pattern_fill(DAH5_INT32, 4, 2, dims, offset, count, 0, buf);
     int32_t status = dah5_darray_write(file, "bad", DAH5_INT32, 2, dims, offset, count, n ? buf : NULL,
                                        flags, &opts, &ds);
     expect_status(status, want, needle, which);
@@ -399,7 +372,7 @@ static int series_mode(char **argv)
         uint64_t offset[3] = {(uint64_t)t, 6 * (uint64_t)rank_g / (uint64_t)size_g, 0};
         uint64_t count[3] = {1, 6 * (uint64_t)(rank_g + 1) / (uint64_t)size_g - offset[1], 5};
         double step[30];
-        fill(DAH5_FLOAT64, 8, 3, (uint64_t[]){(uint64_t)steps, 6, 5}, offset, count, 0, step);
+        pattern_fill(DAH5_FLOAT64, 8, 3, (uint64_t[]){(uint64_t)steps, 6, 5}, offset, count, 0, step);
         check(dah5_write_block(ds, offset, count, DAH5_FLOAT64, count[1] ? step : NULL, 0), "write step");
     }
     uint64_t got[3];
@@ -472,7 +445,7 @@ static int hints_mode(char **argv)
     offset[0] = 64 * (uint64_t)rank_g / (uint64_t)size_g;
     count[0] = 64 * (uint64_t)(rank_g + 1) / (uint64_t)size_g - offset[0];
     double buf[64];
-    fill(DAH5_FLOAT64, 8, 1, dims, offset, count, 0, buf);
+    pattern_fill(DAH5_FLOAT64, 8, 1, dims, offset, count, 0, buf);
     check(dah5_dataset_create(file, "h", DAH5_FLOAT64, 1, dims, NULL, &ds), "dataset");
     check(dah5_write_block(ds, offset, count, DAH5_FLOAT64, buf, DAH5_COLLECTIVE), "write");
     check(dah5_file_close(&file), "close");

@@ -53,4 +53,31 @@ static inline void pattern_value(int32_t code, uint64_t l, void *out)
     }
 }
 
+/* Fill buf with the pattern of the block (offset, count, in the handle's order) of an array
+ * of dims; the pattern is defined on the C-order linear index. Returns elements. */
+static inline uint64_t pattern_fill(int32_t dtype, size_t esize, uint32_t ndims, const uint64_t *dims,
+                     const uint64_t *offset, const uint64_t *count, int forder, void *buf)
+{
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < ndims; d++)
+        n *= count[d];
+    for (uint64_t e = 0; e < n; e++) {
+        /* e is the element's position in the block, in the handle's memory order. */
+        uint64_t rest = e, linear = 0;
+        uint64_t idx[DAH5_MAX_NDIMS];
+        for (uint32_t k = 0; k < ndims; k++) {
+            uint32_t d = forder ? k : ndims - 1 - k; /* fastest dimension first */
+            idx[d] = offset[d] + rest % count[d];
+            rest /= count[d];
+        }
+        /* C-order (storage) linear index: storage dims are the handle's, reversed if F. */
+        for (uint32_t k = 0; k < ndims; k++) {
+            uint32_t d = forder ? ndims - 1 - k : k; /* slowest storage dim first */
+            linear = linear * dims[d] + idx[d];
+        }
+        pattern_value(dtype, linear, (char *)buf + e * esize);
+    }
+    return n;
+}
+
 #endif

@@ -205,6 +205,29 @@ pub fn mpiexec_ok(
     job.stdout
 }
 
+/// Run `exe args` in `dir` as a plain process (no mpiexec) under a timeout; assert success
+/// with nothing on stderr, and return stdout.
+pub fn local_ok(exe: &Path, args: &[&str], dir: &Path) -> String {
+    let output = run(
+        Command::new("timeout")
+            .args(["-k", "10", &TIMEOUT_SECONDS.to_string()])
+            .arg(exe)
+            .args(args)
+            .current_dir(dir),
+        "timeout",
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    );
+    assert!(
+        output.status.success() && stderr.trim().is_empty(),
+        "{} {args:?} failed:\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        exe.display()
+    );
+    stdout
+}
+
 /// Run a script that launches MPI jobs itself (the bench), alone, under a timeout of
 /// `seconds`; returns its output.
 pub fn run_script(script: &str, env: &[(&str, &str)], seconds: u32) -> Job {

@@ -1,78 +1,52 @@
-# write_darray / read_darray for DArrays whose workers are MPI ranks (MPIClusterManagers).
-#
-# The master (not an MPI rank) only orchestrates: it starts the same collective dah5 calls on
-# every worker at once with remotecall, and each worker moves its own localpart. Nothing is
-# gathered.
+# write_darray / read_darray for DArrays on plain `addprocs` workers, through direct block
+# mode (no MPI): the master creates the dataset and its block table, every worker writes
+# (or reads) its own localpart with pwrite/pread at once, the master waits. With
+# `mpi = true` they go through MPI instead (workers that are MPI ranks; needs `using MPI`).
 module DAH5DistributedArraysExt
 
 using DAH5
 using Distributed
 using DistributedArrays
-using MPI
 
-worker_comm(comm) = comm === nothing ? MPI.COMM_WORLD : comm
-
-# Every worker of the call must be a rank of the communicator, and every rank a worker, or
-# the collective calls would wait for ranks that never come.
-function check_ranks(comm, nworkers)
-    size = MPI.Comm_size(comm)
-    size == nworkers ||
-        throw(ArgumentError("the DArray has $nworkers workers but the communicator has $size ranks; dah5 needs one worker per rank"))
-end
-
-# Run f(args...) on every process in procs at the same time; rethrow the first failure.
-function on_all(f, procs, args...)
-    asyncmap(p -> remotecall_fetch(f, p, args...), procs)
-end
-
-function write_local(path, name, d, comm, truncate, collective)
-    comm = worker_comm(comm)
-    check_ranks(comm, length(procs(d)))
-    file = DAH5.create_file(comm, path; truncate)
+function write_local(path, name, d, lock)
+    file = DAH5.direct_open(path, name; write = true, lock)
     try
-        # Records the decomposition in the file (dah5_darray_write checks it first).
-        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective)
+        DAH5.write_block(file, localpart(d), localindices(d))
+        flush(file) # fsync: the master reports success only for data on storage
     finally
-        close(file) # collective, and closes the dataset
+        close(file)
     end
     nothing
 end
 
 function DAH5.write_darray(path::AbstractString, name::AbstractString, d::DArray;
-                           comm = nothing, truncate::Bool = true, collective::Bool = false)
-    on_all(write_local, procs(d), path, name, d, comm, truncate, collective)
+                           mpi::Bool = false, truncate::Bool = true, lock::Bool = false,
+                           kwargs...)
+    mpi && return DAH5.mpi_write_darray(path, name, d; truncate, kwargs...)
+    blocks = [d.indices[i] for i in eachindex(d.pids)]
+    DAH5.direct_create(path, name, eltype(d), size(d); truncate, blocks = vec(blocks))
+    @sync for p in procs(d)
+        @async remotecall_wait(write_local, p, path, name, d, lock)
+    end
     nothing
 end
 
-function dataset_info(path, name, comm, nprocs)
-    comm = worker_comm(comm)
-    check_ranks(comm, nprocs)
-    file = DAH5.open_file(comm, path)
+function read_local(path, name, T, block)
+    file = DAH5.direct_open(path, name)
     try
-        dataset = DAH5.open_dataset(file, name)
-        (eltype(dataset), size(dataset))
-    finally
-        close(file)
-    end
-end
-
-function read_local(path, name, T, block, comm)
-    file = DAH5.open_file(worker_comm(comm), path)
-    try
-        A = Array{T}(undef, map(length, block)...)
-        DAH5.read_block!(A, DAH5.open_dataset(file, name), block)
+        DAH5.read_block!(Array{T}(undef, map(length, block)...), file, block)
     finally
         close(file)
     end
 end
 
 function DAH5.read_darray(path::AbstractString, name::AbstractString, procs = workers();
-                          comm = nothing)
-    T, dims = first(on_all(dataset_info, procs, path, name, comm, length(procs)))
-    used = prod(DistributedArrays.defaultdist(dims, procs))
-    used == length(procs) ||
-        throw(ArgumentError("an array of size $dims is split over $used of the $(length(procs)) workers; pass procs[1:$used] and a communicator of those ranks"))
-    DArray(block -> read_local(path, name, T, block, comm), dims, procs)
+                          mpi::Bool = false, kwargs...)
+    mpi && return DAH5.mpi_read_darray(path, name, procs; kwargs...)
+    file = DAH5.direct_open(path, name)
+    T, dims = eltype(file), size(file)
+    close(file)
+    DArray(block -> read_local(path, name, T, block), dims, procs)
 end
 
 end

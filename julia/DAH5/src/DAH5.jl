@@ -20,7 +20,7 @@ module DAH5
 
 using Preferences: @load_preference, @set_preferences!
 
-export DAH5Error, create_file, open_file, create_dataset, open_dataset, write_block,
+export DAH5Error, direct_create, direct_open, create_file, open_file, create_dataset, open_dataset, write_block,
        read_block!, read_block, darray_write, darray_blocks, darray_partition, extend!,
        set_atomic!, write_attribute, read_attribute, write_darray, read_darray
 
@@ -428,24 +428,118 @@ function read_attribute(file::File, object::AbstractString, name::AbstractString
     values
 end
 
-# ---- DistributedArrays (methods in ext/DAH5DistributedArraysExt.jl) ----
+# ---- Direct block mode: no MPI (Distributed.jl workers started with addprocs) ----
+
+"""A dataset open in direct mode (a plain file descriptor). Close it with `close`."""
+mutable struct Direct
+    ptr::Ptr{dah5_direct}
+end
 
 """
-    write_darray(path, name, d::DArray; comm=nothing, truncate=true, collective=false)
+    direct_create(path, name, T, dims; truncate=true, blocks=nothing)
 
-Write the DArray `d` as one dataset: every worker of `d` writes its `localpart` at its
-`localindices`, all at once. The workers of `d` must be exactly the MPI ranks of `comm`
-(MPIClusterManagers); `comm` is the Fortran handle of the communicator on the workers, or
-`nothing` for `MPI.COMM_WORLD`. Needs `using MPI, DistributedArrays`.
+Create (or add to `path`, without `truncate`) a dataset for direct mode, from one process,
+no MPI: contiguous, allocated, aligned. `blocks` (a vector of tuples of 1-based ranges, one
+per worker) is recorded as the block table.
+"""
+function direct_create(path::AbstractString, name::AbstractString, ::Type{T}, dims::Dims;
+                       truncate::Bool = true, blocks = nothing) where {T}
+    flags = DAH5_ORDER_F | (truncate ? DAH5_TRUNC : UInt32(0))
+    table = something(blocks, ())
+    offsets = UInt64[]
+    counts = UInt64[]
+    for block in table
+        offset, count = offset_count(block)
+        append!(offsets, offset)
+        append!(counts, count)
+    end
+    check(dah5_direct_create(path, name, dtype_code(T), UInt32(length(dims)), UInt64[dims...],
+                             flags, UInt32(length(table)), offsets, counts))
+end
+
+"""
+    direct_open(path, name; write=false, lock=false) -> Direct
+
+Open for direct transfers (any process, no MPI); `lock` takes an advisory fcntl lock
+around each write, for file systems without coherent concurrent writes.
+"""
+function direct_open(path::AbstractString, name::AbstractString; write::Bool = false,
+                     lock::Bool = false)
+    flags = DAH5_ORDER_F | (write ? DAH5_RDWR : DAH5_RDONLY) | (lock ? DAH5_DIRECT_LOCK : UInt32(0))
+    out = Ref{Ptr{dah5_direct}}(C_NULL)
+    check(dah5_direct_open(path, name, flags, out))
+    Direct(out[])
+end
+
+function shape(file::Direct)
+    code = Ref{Int32}(0)
+    n = Ref{UInt32}(0)
+    dims = zeros(UInt64, DAH5_MAX_NDIMS)
+    check(dah5_direct_shape(file.ptr, code, n, UInt32(DAH5_MAX_NDIMS), dims))
+    julia_type(code[]), Tuple(Int.(dims[1:n[]]))
+end
+
+Base.eltype(file::Direct) = shape(file)[1]
+Base.size(file::Direct) = shape(file)[2]
+
+"""`flush(direct)`: fsync what this process wrote."""
+Base.flush(file::Direct) = check(dah5_direct_sync(file.ptr))
+
+function Base.close(file::Direct)
+    handle = Ref(file.ptr)
+    check(dah5_direct_close(handle))
+    file.ptr = handle[]
+    nothing
+end
+
+"""`write_block(direct, A, block)`: pwrite this process's part (no MPI)."""
+function write_block(file::Direct, A::AbstractArray{T}, block::Block) where {T}
+    check_block(A, block)
+    buf = is_contiguous(A) ? A : Array(A)
+    offset, count = offset_count(block)
+    GC.@preserve buf begin
+        check(dah5_direct_write_block(file.ptr, offset, count, dtype_code(T),
+                                      isempty(buf) ? C_NULL : pointer(buf)))
+    end
+    nothing
+end
+
+"""`read_block!(A, direct, block) -> A`: pread a part (no MPI)."""
+function read_block!(A::AbstractArray{T}, file::Direct, block::Block) where {T}
+    check_block(A, block)
+    buf = is_contiguous(A) ? A : Array{T}(undef, size(A))
+    offset, count = offset_count(block)
+    GC.@preserve buf begin
+        check(dah5_direct_read_block(file.ptr, offset, count, dtype_code(T),
+                                     isempty(buf) ? C_NULL : pointer(buf)))
+    end
+    buf === A || copyto!(A, buf)
+    A
+end
+
+# ---- DistributedArrays (methods in ext/DAH5DistributedArraysExt.jl, and
+# ext/DAH5MPIDistributedArraysExt.jl for mpi = true) ----
+
+function mpi_write_darray end
+function mpi_read_darray end
+
+"""
+    write_darray(path, name, d::DArray; truncate=true, lock=false, mpi=false, comm=nothing)
+
+Write the DArray `d` as one dataset, every worker its `localpart` at its `localindices`,
+all at once; the decomposition is recorded in the file. By default through direct mode,
+for plain `addprocs` workers (no MPI): the master creates the dataset, each worker
+`pwrite`s its part. With `mpi = true` (and `using MPI`), through MPI for workers that are
+MPI ranks (MPIClusterManagers): `comm` is the Fortran handle of the communicator on the
+workers, `nothing` for `MPI.COMM_WORLD`. Needs `using DistributedArrays`.
 """
 function write_darray end
 
 """
-    read_darray(path, name, procs=workers(); comm=nothing) -> DArray
+    read_darray(path, name, procs=workers(); mpi=false, comm=nothing) -> DArray
 
-Read dataset `name` into a DArray distributed over `procs` (which must be the MPI ranks of
-`comm`, and as many as `DistributedArrays.defaultdist` uses for the array). Needs
-`using MPI, DistributedArrays`.
+Read dataset `name` into a DArray over `procs`, each worker reading its own part (direct
+mode by default; `mpi = true` as for `write_darray`). Needs `using DistributedArrays`.
 """
 function read_darray end
 

@@ -25,6 +25,9 @@ const DAH5_UNLIMITED = typemax(UInt64)
 const DAH5_DARRAY_PARTIAL = UInt32(256)
 const DAH5_ATOMIC = UInt32(1)
 
+# dah5_direct_open flag: an advisory fcntl lock around each write.
+const DAH5_DIRECT_LOCK = UInt32(32)
+
 # Element types.
 const DAH5_INT8 = Int32(1)
 const DAH5_INT16 = Int32(2)

@@ -8,6 +8,9 @@ mutable struct dah5_file end
 """Opaque C type of an open dataset (`struct dah5_dataset`)."""
 mutable struct dah5_dataset end
 
+"""Opaque C type of a dataset open in direct mode (`struct dah5_direct`)."""
+mutable struct dah5_direct end
+
 """`struct dah5_dataset_options` of dah5.h."""
 struct dah5_dataset_options
     version::UInt32
@@ -98,6 +101,36 @@ dah5_dataset_open(file, name, dataset_out) =
 
 dah5_dataset_close(dataset) =
     ccall((:dah5_dataset_close, libdah5), Int32, (Ref{Ptr{dah5_dataset}},), dataset)
+
+dah5_direct_create(path, name, dtype, ndims, dims, flags, nblocks, offsets, counts) =
+    ccall((:dah5_direct_create, libdah5), Int32,
+          (Cstring, Cstring, Int32, UInt32, Ptr{UInt64}, UInt32, UInt32, Ptr{UInt64}, Ptr{UInt64}),
+          path, name, dtype, ndims, dims, flags, nblocks, offsets, counts)
+
+dah5_direct_open(path, name, flags, direct_out) =
+    ccall((:dah5_direct_open, libdah5), Int32, (Cstring, Cstring, UInt32, Ref{Ptr{dah5_direct}}),
+          path, name, flags, direct_out)
+
+dah5_direct_write_block(direct, offset, count, mem_dtype, buf) =
+    ccall((:dah5_direct_write_block, libdah5), Int32,
+          (Ptr{dah5_direct}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}),
+          direct, offset, count, mem_dtype, buf)
+
+dah5_direct_read_block(direct, offset, count, mem_dtype, buf) =
+    ccall((:dah5_direct_read_block, libdah5), Int32,
+          (Ptr{dah5_direct}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}),
+          direct, offset, count, mem_dtype, buf)
+
+dah5_direct_shape(direct, dtype_out, ndims_out, capacity, dims_out) =
+    ccall((:dah5_direct_shape, libdah5), Int32,
+          (Ptr{dah5_direct}, Ref{Int32}, Ref{UInt32}, UInt32, Ptr{UInt64}),
+          direct, dtype_out, ndims_out, capacity, dims_out)
+
+dah5_direct_sync(direct) =
+    ccall((:dah5_direct_sync, libdah5), Int32, (Ptr{dah5_direct},), direct)
+
+dah5_direct_close(direct) =
+    ccall((:dah5_direct_close, libdah5), Int32, (Ref{Ptr{dah5_direct}},), direct)
 
 dah5_dataset_extend(dataset, ndims, new_dims) =
     ccall((:dah5_dataset_extend, libdah5), Int32, (Ptr{dah5_dataset}, UInt32, Ptr{UInt64}),

@@ -1,0 +1,408 @@
+//! Direct block mode: independent processes without MPI (Distributed.jl workers started with
+//! `addprocs`) write their blocks of one contiguous dataset straight into the file.
+//!
+//! A contiguous, early-allocated dataset's raw data has a fixed place in the file, so once
+//! HDF5 has created it (one process, [`create`]) and told where it is ([`Direct::open`]
+//! reads `H5Dget_offset`, dims and type, then lets go of HDF5), every worker can `pwrite`
+//! its block's byte ranges with no HDF5 and no MPI at all. The file stays a plain HDF5 file:
+//! only the raw data bytes are written, never metadata. Layouts whose data does not sit in
+//! one known place (chunked, compressed, compact, external, not yet allocated) and foreign
+//! byte orders are refused.
+
+use std::fs::OpenOptions;
+use std::os::unix::fs::FileExt;
+
+use crate::core::block::{Buffer, Direction};
+use crate::core::darray::BlockTable;
+use crate::core::dtype::Dtype;
+use crate::core::error::{Error, ErrorKind, Result};
+use crate::core::file::{DEFAULT_ALIGNMENT, DEFAULT_ALIGNMENT_THRESHOLD};
+use crate::core::layout::Layout;
+use crate::core::shape::{Order, byte_len, check_block, check_dims, element_count};
+use crate::h5;
+
+/// Blocks as (offsets, counts), one row of ndims values per block.
+pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
+
+/// What the coordinating process asks for in [`create`]. Dims and blocks in `order`.
+pub struct DirectPlan {
+    pub path: String,
+    pub name: String,
+    pub dtype: Dtype,
+    pub dims: Vec<u64>,
+    pub order: Order,
+    /// Replace an existing file; otherwise the dataset is added to it (or to a new file).
+    pub truncate: bool,
+    /// The workers' blocks (offsets, counts), recorded as a block table, if given.
+    pub blocks: Option<Blocks>,
+}
+
+/// Create the dataset (one process; no MPI): contiguous, allocated now, never filled,
+/// aligned, with the block table when the plan has one. The file is closed again.
+pub fn create(plan: DirectPlan) -> Result<()> {
+    let storage_dims = plan.order.to_storage(&plan.dims);
+    check_dims(&storage_dims, plan.dtype.size())?;
+    let table = plan
+        .blocks
+        .map(|(offsets, counts)| {
+            let to_storage = |rows: Vec<Vec<u64>>| -> Result<Vec<Vec<u64>>> {
+                rows.into_iter()
+                    .map(|r| {
+                        if r.len() == storage_dims.len() {
+                            Ok(plan.order.to_storage(&r))
+                        } else {
+                            Err(Error::invalid("every block needs ndims offsets and counts"))
+                        }
+                    })
+                    .collect()
+            };
+            BlockTable::validate(
+                &storage_dims,
+                to_storage(offsets)?,
+                to_storage(counts)?,
+                plan.order,
+            )
+        })
+        .transpose()?;
+    let context = |e: Error| e.context(format_args!("path {:?}", plan.path));
+    let fapl = h5::plist::serial_file_access(DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)?;
+    let exists = std::path::Path::new(&plan.path).exists();
+    let file = if exists && !plan.truncate {
+        h5::file::open(&plan.path, true, &fapl)
+    } else {
+        h5::file::create(&plan.path, true, &fapl)
+    }
+    .map_err(context)?;
+    let dataset = h5::dataset::create(
+        &file,
+        &plan.name,
+        &h5::types::native(plan.dtype)?,
+        &h5::space::simple(&storage_dims)?,
+        &h5::plist::link_create()?,
+        &h5::plist::dataset_create(&Layout::contiguous(), false)?,
+    )
+    .map_err(|e| e.context(format_args!("dataset {:?}", plan.name)))?;
+    dataset.close()?;
+    if let Some(table) = table {
+        table.write(&file, &plan.name, plan.order)?;
+    }
+    file.close()
+}
+
+/// An open direct dataset: a plain file descriptor and where the data is.
+#[derive(Debug)]
+pub struct Direct {
+    file: std::fs::File,
+    path: String,
+    name: String,
+    /// Byte offset of element 0 in the file.
+    data_offset: u64,
+    dtype: Dtype,
+    storage_dims: Vec<u64>,
+    order: Order,
+    writable: bool,
+    /// Take an advisory write lock (fcntl) around every write.
+    lock: bool,
+}
+
+fn refuse(name: &str, why: &str) -> Error {
+    Error::invalid(format!(
+        "dataset {name:?} {why}: direct mode needs a contiguous, allocated, unfiltered dataset \
+         of this machine's byte order (make it with dah5_direct_create); use the MPI path \
+         (dah5_file_open) for it"
+    ))
+}
+
+impl Direct {
+    /// Read where the dataset's data is, through HDF5 (read-only, just long enough), then
+    /// hold a plain file descriptor (read-write if `writable`).
+    pub fn open(
+        path: &str,
+        name: &str,
+        writable: bool,
+        order: Order,
+        lock: bool,
+    ) -> Result<Direct> {
+        let context = |e: Error| e.context(format_args!("path {path:?}, dataset {name:?}"));
+        let fapl = h5::plist::serial_file_access(DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)?;
+        let file = h5::file::open(path, false, &fapl).map_err(context)?;
+        let dataset = h5::dataset::open(&file, name).map_err(context)?;
+        let storage = h5::dataset::storage(&dataset).map_err(context)?;
+        if !storage.contiguous {
+            return Err(refuse(name, "is not contiguous (chunked or compact)"));
+        }
+        if storage.filtered {
+            return Err(refuse(name, "is compressed or filtered"));
+        }
+        if storage.external {
+            return Err(refuse(name, "keeps its data in external files"));
+        }
+        let data_offset = storage
+            .offset
+            .ok_or_else(|| refuse(name, "has no storage allocated yet"))?;
+        let file_type = h5::dataset::file_type(&dataset)?;
+        let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
+        if !h5::types::equal(&file_type, &h5::types::native(dtype)?)? {
+            return Err(refuse(name, "is stored in a foreign byte order or layout"));
+        }
+        let (storage_dims, _) = h5::space::extents(&h5::dataset::space(&dataset)?)?;
+        dataset.close()?;
+        file.close()?;
+        let fd = OpenOptions::new()
+            .read(true)
+            .write(writable)
+            .open(path)
+            .map_err(|e| Error::io(&e, format_args!("open {path:?}")))?;
+        Ok(Direct {
+            file: fd,
+            path: path.to_string(),
+            name: name.to_string(),
+            data_offset,
+            dtype,
+            storage_dims,
+            order,
+            writable,
+            lock,
+        })
+    }
+
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// Dims in the handle's order.
+    pub fn dims(&self) -> Vec<u64> {
+        self.order.to_storage(&self.storage_dims)
+    }
+
+    /// Write or read the block `offset .. offset + count` (handle order) with `pwrite` /
+    /// `pread`, one call per contiguous run of the file (a block of whole rows is one run).
+    pub fn transfer(
+        &self,
+        direction: Direction,
+        offset: &[u64],
+        count: &[u64],
+        mem_dtype: Dtype,
+        mut buffer: Buffer<'_>,
+    ) -> Result<()> {
+        if direction == Direction::Write && !self.writable {
+            return Err(Error::new(
+                ErrorKind::ReadOnly,
+                format!("{:?} was opened read-only (DAH5_RDONLY)", self.path),
+            ));
+        }
+        if mem_dtype != self.dtype {
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                format!(
+                    "mem_dtype {} differs from the dtype {} of dataset {:?} (direct mode does \
+                     not convert)",
+                    mem_dtype.name(),
+                    self.dtype.name(),
+                    self.name
+                ),
+            ));
+        }
+        let dims = self.dims();
+        if offset.len() != dims.len() || count.len() != dims.len() {
+            return Err(Error::invalid(format!(
+                "offset and count need {} entries",
+                dims.len()
+            )));
+        }
+        check_block(&dims, offset, count)
+            .map_err(|e| e.context(format_args!("dataset {:?} dims {dims:?}", self.name)))?;
+        let needed = byte_len(count, mem_dtype.size(), "count")?;
+        let held = match &buffer {
+            Buffer::Source(b) => b.len(),
+            Buffer::Sink(b) => b.len(),
+        };
+        if held != needed {
+            return Err(Error::invalid(format!(
+                "buf holds {held} bytes but the block needs {needed}"
+            )));
+        }
+        let (offset, count) = (self.order.to_storage(offset), self.order.to_storage(count));
+        let _lock = match direction {
+            Direction::Write if self.lock => Some(WriteLock::take(
+                &self.file,
+                self.data_offset,
+                self.data_len(),
+            )?),
+            _ => None,
+        };
+        let mut at = 0usize;
+        for_each_run(
+            &self.storage_dims,
+            &offset,
+            &count,
+            self.dtype.size() as u64,
+            |start, len| {
+                let position = self.data_offset + start;
+                let range = at..at + len as usize;
+                at += len as usize;
+                match &mut buffer {
+                    Buffer::Source(b) => self.file.write_all_at(&b[range], position),
+                    Buffer::Sink(b) => self.file.read_exact_at(&mut b[range], position),
+                }
+                .map_err(|e| Error::io(&e, format_args!("{:?} at byte {position}", self.path)))
+            },
+        )
+    }
+
+    fn data_len(&self) -> u64 {
+        element_count(&self.storage_dims).unwrap_or(0) * self.dtype.size() as u64
+    }
+
+    /// Everything written so far is on storage (fsync).
+    pub fn sync(&self) -> Result<()> {
+        self.file
+            .sync_all()
+            .map_err(|e| Error::io(&e, format_args!("fsync {:?}", self.path)))
+    }
+}
+
+/// Call `f(byte offset, byte length)` for each contiguous run of the block `offset, count`
+/// (storage order) of an array of `dims` with `elem`-byte elements, in file order: the
+/// block's bytes in C order are the runs one after another. Dimensions after the last one
+/// the block does not span completely are folded into each run.
+pub fn for_each_run(
+    dims: &[u64],
+    offset: &[u64],
+    count: &[u64],
+    elem: u64,
+    mut f: impl FnMut(u64, u64) -> Result<()>,
+) -> Result<()> {
+    if count.contains(&0) {
+        return Ok(());
+    }
+    let n = dims.len();
+    // strides[d]: elements between consecutive indices of dimension d.
+    let mut strides = vec![1u64; n];
+    for d in (0..n.saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * dims[d + 1];
+    }
+    // The last dimension the block does not span whole; everything after it is one run.
+    let split = (0..n)
+        .rev()
+        .find(|&d| offset[d] != 0 || count[d] != dims[d])
+        .unwrap_or(0);
+    let run = count[split] * strides[split] * elem;
+    let mut index = vec![0u64; split]; // position within the block in dims 0..split
+    loop {
+        let element: u64 = (0..split)
+            .map(|d| (offset[d] + index[d]) * strides[d])
+            .sum::<u64>()
+            + offset[split] * strides[split];
+        f(element * elem, run)?;
+        // Next index, last dimension fastest.
+        let mut d = split;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < count[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// An advisory fcntl write lock on a byte range of the file, released on drop: the
+/// serialized mode for file systems without coherent concurrent writes.
+struct WriteLock<'a> {
+    file: &'a std::fs::File,
+    start: u64,
+    len: u64,
+}
+
+impl<'a> WriteLock<'a> {
+    fn take(file: &'a std::fs::File, start: u64, len: u64) -> Result<WriteLock<'a>> {
+        set_lock(file, libc::F_WRLCK, start, len)?;
+        Ok(WriteLock { file, start, len })
+    }
+}
+
+impl Drop for WriteLock<'_> {
+    fn drop(&mut self) {
+        let _ = set_lock(self.file, libc::F_UNLCK, self.start, self.len);
+    }
+}
+
+fn set_lock(file: &std::fs::File, kind: i32, start: u64, len: u64) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock is plain data; every field the call reads is set below.
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = kind as libc::c_short;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock.l_start = start as libc::off_t;
+    lock.l_len = len as libc::off_t;
+    loop {
+        // SAFETY: a valid descriptor and a pointer to a live flock.
+        if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLKW, &lock) } == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(Error::io(&e, format_args!("fcntl lock")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(dims: &[u64], offset: &[u64], count: &[u64]) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        for_each_run(dims, offset, count, 8, |o, l| {
+            out.push((o, l));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn whole_rows_are_one_run_and_partial_rows_one_run_each() {
+        // Rows 2..5 of (6, 4): one run of 3 * 4 elements at element 8.
+        assert_eq!(runs(&[6, 4], &[2, 0], &[3, 4]), vec![(64, 96)]);
+        // Columns 1..3 of rows 2..4: one run per row.
+        assert_eq!(runs(&[6, 4], &[2, 1], &[2, 2]), vec![(72, 16), (104, 16)]);
+        // The whole array.
+        assert_eq!(runs(&[2, 3], &[0, 0], &[2, 3]), vec![(0, 48)]);
+        // 3-D: planes are whole, rows partial in dim 1.
+        assert_eq!(
+            runs(&[2, 4, 3], &[1, 1, 0], &[1, 2, 3]),
+            vec![((12 + 3) * 8, 48)]
+        );
+        assert_eq!(
+            runs(&[2, 4, 3], &[0, 0, 1], &[2, 1, 1]),
+            vec![(8, 8), (104, 8)]
+        );
+        assert!(runs(&[4], &[1], &[0]).is_empty());
+    }
+
+    #[test]
+    fn runs_cover_the_block_in_order() {
+        let (dims, offset, count) = ([5u64, 4, 3], [1u64, 1, 1], [3u64, 2, 2]);
+        let mut elements = Vec::new();
+        for_each_run(&dims, &offset, &count, 1, |o, l| {
+            elements.extend(o..o + l);
+            Ok(())
+        })
+        .unwrap();
+        let mut expected = Vec::new();
+        for i in 1..4 {
+            for j in 1..3 {
+                for k in 1..3 {
+                    expected.push(i * 12 + j * 3 + k);
+                }
+            }
+        }
+        assert_eq!(elements, expected);
+    }
+}
