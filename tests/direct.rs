@@ -149,3 +149,16 @@ fn a_killed_writer_leaves_the_other_blocks_intact() {
     let out = python_inline(check, &dir);
     assert!(out.contains("live blocks intact"), "{out}");
 }
+
+#[test]
+fn the_julia_addprocs_path_driven_from_python_writes_one_dataset_without_mpi() {
+    let dir = scratch("direct_julia");
+    let lib = lib_dir().join("libdah5.so");
+    let out = python(
+        "tests/py/julia_direct.py",
+        &[lib.to_str().unwrap(), "jd.h5"],
+        &dir,
+    );
+    assert!(out.contains("3 workers wrote (5, 7) without MPI"), "{out}");
+    h5dump_header(&dir, "jd.h5");
+}
