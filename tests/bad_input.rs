@@ -22,3 +22,30 @@ fn bad_input_gets_its_status_and_message_on_every_rank_and_the_file_stays_valid(
         );
     }
 }
+
+#[test]
+fn files_left_open_at_mpi_finalize_are_closed_there_and_complete() {
+    let exe = build_c(&["tests/c/leak.c"], "leak");
+    let dir = scratch("leak");
+    let job = mpiexec(3, &exe, &["leak.h5"], &[], &dir);
+    assert!(
+        job.success,
+        "the job did not end cleanly:\n{}\n{}",
+        job.stdout, job.stderr
+    );
+    assert_eq!(job.stdout.matches("finalized").count(), 3, "{}", job.stdout);
+    assert!(
+        job.stderr
+            .contains("dah5: MPI_Finalize was called with 1 dah5 file(s) still open"),
+        "{}",
+        job.stderr
+    );
+    let out = python_inline(
+        "import h5py, numpy as np\n\
+         d = h5py.File('leak.h5', 'r')['x'][()]\n\
+         assert (d == np.arange(12)).all(), d\n\
+         print('complete')\n",
+        &dir,
+    );
+    assert!(out.contains("complete"), "{out}");
+}

@@ -41,6 +41,11 @@ unsafe fn open_file(
     file_out: *mut *mut dah5_file,
 ) -> i32 {
     boundary(function, || {
+        if crate::mpi::is_active() {
+            // After HDF5's own finalize hook, so that ours runs first (hooks run in reverse).
+            crate::h5::open_library();
+            crate::mpi::finalize::on_finalize(close_leaked)?;
+        }
         let request = (|| {
             // SAFETY: by this function's contract.
             let path = unsafe { args::string(path, "path") }?;
@@ -214,6 +219,28 @@ pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
         unsafe { *file = std::ptr::null_mut() };
         handle.close(agreed, datasets)
     })
+}
+
+/// Close the files the program left open when it calls `MPI_Finalize` (run from MPI's
+/// finalize hook, while MPI still works). Without this the HDF5 files would be closed at
+/// exit, after MPI is gone: the job hung there and the files were left unreadable. Every
+/// rank closes its files in the same (slot) order, as its own closes would have.
+fn close_leaked() {
+    let mut registry = registry();
+    let tokens = registry.file_tokens();
+    if !tokens.is_empty() {
+        eprintln!(
+            "dah5: MPI_Finalize was called with {} dah5 file(s) still open; dah5 closed them \
+             (call dah5_file_close before MPI_Finalize)",
+            tokens.len()
+        );
+    }
+    for token in tokens {
+        let closed = registry.file(token).and_then(|f| f.agree_to_close());
+        if let (Ok(agreed), Ok((handle, datasets))) = (closed, registry.remove_file(token)) {
+            let _ = handle.close(agreed, datasets);
+        }
+    }
 }
 
 /// Turn MPI atomic mode on (`atomic` = 1) or off (0) for the file. In atomic mode, data one

@@ -52,7 +52,13 @@ impl<T> Slots<T> {
         let slot = &mut self.slots[index];
         slot.generation = slot.generation.wrapping_add(1);
         slot.value = Some(value);
-        self.tag << 60 | ((index as u64 + 1) << 32) | u64::from(slot.generation)
+        let generation = slot.generation;
+        self.token(index, generation)
+    }
+
+    /// The token of slot `index` at `generation`: kind tag, index + 1, generation.
+    fn token(&self, index: usize, generation: u32) -> u64 {
+        self.tag << 60 | ((index as u64 + 1) << 32) | u64::from(generation)
     }
 
     fn index(&self, token: u64) -> Result<usize> {
@@ -83,6 +89,15 @@ impl<T> Slots<T> {
     fn get(&self, token: u64) -> Result<&T> {
         let i = self.index(token)?;
         Ok(self.slots[i].value.as_ref().expect("checked by index"))
+    }
+
+    fn tokens(&self) -> Vec<u64> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.value.is_some())
+            .map(|(i, s)| self.token(i, s.generation))
+            .collect()
     }
 
     fn get_mut(&mut self, token: u64) -> Result<&mut T> {
@@ -128,6 +143,11 @@ pub fn registry() -> MutexGuard<'static, Registry> {
 impl Registry {
     pub fn insert_file(&mut self, file: File) -> u64 {
         self.files.insert(file)
+    }
+
+    /// The tokens of every open file, in slot order.
+    pub fn file_tokens(&self) -> Vec<u64> {
+        self.files.tokens()
     }
 
     pub fn file(&self, token: u64) -> Result<&File> {

@@ -82,6 +82,14 @@ fn init() {
     });
 }
 
+/// Initialize HDF5 now (it is otherwise initialized by the first call). Parallel HDF5
+/// registers its own `MPI_Finalize` hook when it starts, and hooks run in reverse order, so
+/// a hook that must run before HDF5 shuts down is registered after this.
+pub fn open_library() {
+    let _guard = hdf5_sys::LOCK.lock();
+    init();
+}
+
 /// The HDF5 library version this process runs with, as "major.minor.release".
 pub fn library_version() -> Result<String> {
     let (mut major, mut minor, mut release) = (0, 0, 0);

@@ -3,6 +3,7 @@
 
 pub mod agree;
 pub mod comm;
+pub mod finalize;
 pub mod info;
 
 use std::ffi::{CStr, c_char, c_int};
