@@ -2,7 +2,7 @@
 //! dtype) and UTF-8 strings. Writes are collective (and agreed, value included: HDF5 writes
 //! rank 0's value only); reads are local.
 
-use crate::core::digest::Digest;
+use crate::core::digest::Args;
 use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::File;
@@ -102,20 +102,19 @@ impl File {
             }
             Ok((at.check()?, value))
         });
-        let digest = request.as_ref().map(|(at, value)| {
-            let digest = Digest::of(op)
-                .bytes(at.object.as_bytes())
-                .bytes(at.name.as_bytes());
+        let args = request.as_ref().map(|(at, value)| {
+            let args = Args::of(op)
+                .text("object", &at.object)
+                .text("name", &at.name);
             match value {
-                AttrValue::Numbers { dtype, shape, data } => digest
-                    .bytes(dtype.name().as_bytes())
-                    .u64s(shape)
-                    .bytes(data),
-                AttrValue::Text(text) => digest.bytes(b"text").bytes(text.as_bytes()),
+                AttrValue::Numbers { dtype, shape, data } => args
+                    .text("dtype", dtype.name())
+                    .numbers("shape", shape)
+                    .bytes("value", data),
+                AttrValue::Text(text) => args.text("dtype", "string").text("value", text),
             }
-            .value()
         });
-        agree(&self.shared.comm, op, digest, &[])?;
+        agree(&self.shared.comm, op, args, &[])?;
         let (at, value) = request?;
         write_value(&self.place(&at), &value)
             .map_err(|e| e.context(format_args!("{}", at.describe())))

@@ -1,7 +1,7 @@
 //! Moving one rank's block between its buffer and the dataset.
 
 use crate::core::dataset::Dataset;
-use crate::core::digest::Digest;
+use crate::core::digest::Args;
 use crate::core::dtype::{Class, Dtype};
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::shape::{byte_len, check_block};
@@ -161,14 +161,13 @@ impl Dataset {
         let op = direction.operation();
         let plan = request.and_then(|r| self.plan(direction, collective, r));
         let calls = if collective {
-            let digest = plan.as_ref().map(|p| {
-                Digest::of(op)
-                    .bytes(self.name().as_bytes())
-                    .bytes(p.mem_dtype.name().as_bytes())
-                    .value()
+            let args = plan.as_ref().map(|p| {
+                Args::of(op)
+                    .text("dataset", self.name())
+                    .text("mem_dtype", p.mem_dtype.name())
             });
             let local_calls = plan.as_ref().map_or(0, |p| p.pieces.len() as u64);
-            agree(&self.file.comm, op, digest, &[local_calls])?[0] as usize
+            agree(&self.file.comm, op, args, &[local_calls])?[0] as usize
         } else {
             plan.as_ref().map_or(0, |p| p.pieces.len())
         };

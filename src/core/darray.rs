@@ -18,7 +18,6 @@
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::block::{BlockRequest, Buffer, Direction};
 use crate::core::dataset::{Dataset, DatasetRequest};
-use crate::core::digest::Digest;
 use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::File;
@@ -272,13 +271,13 @@ impl File {
             }
             Ok(DarrayRequest { dataset, ..r })
         });
-        let digest = request.as_ref().map(|r| {
-            Digest::of(op)
-                .u64(r.dataset.digest(op))
-                .u64s(&[r.partial as u64, r.collective as u64])
-                .value()
+        let args = request.as_ref().map(|r| {
+            r.dataset
+                .args(op)
+                .number("flags.partial", r.partial as u64)
+                .number("flags.collective", r.collective as u64)
         });
-        agree(&self.shared.comm, op, digest, &[])?;
+        agree(&self.shared.comm, op, args, &[])?;
         let request = request?;
 
         let order = self.order();

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::core::darray::BlockTable;
-use crate::core::digest::Digest;
+use crate::core::digest::Args;
 use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{File, FileShared};
@@ -34,21 +34,21 @@ pub struct DatasetRequest {
 }
 
 impl DatasetRequest {
-    /// The digest of everything that must be the same on every rank.
-    pub(crate) fn digest(&self, operation: &str) -> u64 {
+    /// Everything that must be the same on every rank.
+    pub(crate) fn args<'a>(&'a self, operation: &'a str) -> Args<'a> {
         let layout = &self.options.layout;
-        Digest::of(operation)
-            .bytes(self.name.as_bytes())
-            .bytes(self.dtype.name().as_bytes())
-            .u64s(&self.dims)
-            .u64s(layout.chunk.as_deref().unwrap_or_default())
-            .u64s(layout.max_dims.as_deref().unwrap_or_default())
-            .u64s(&[
-                self.options.fill_with_zeros as u64,
-                layout.deflate_level as u64,
-                layout.shuffle as u64,
-            ])
-            .value()
+        Args::of(operation)
+            .text("name", &self.name)
+            .text("dtype", self.dtype.name())
+            .numbers("dims", &self.dims)
+            .numbers("options.chunk", layout.chunk.as_deref().unwrap_or_default())
+            .numbers(
+                "options.max_dims",
+                layout.max_dims.as_deref().unwrap_or_default(),
+            )
+            .number("options.deflate_level", layout.deflate_level as u64)
+            .number("options.shuffle", layout.shuffle as u64)
+            .number("options.fill_zeros", self.options.fill_with_zeros as u64)
     }
 }
 
@@ -139,7 +139,7 @@ impl File {
         agree(
             &self.shared.comm,
             op,
-            request.as_ref().map(|r| r.digest(op)),
+            request.as_ref().map(|r| r.args(op)),
             &[],
         )?;
         let request = request?;
@@ -186,10 +186,8 @@ impl File {
     pub fn open_dataset(&self, name: Result<String>) -> Result<Dataset> {
         let op = "dah5_dataset_open";
         let name = name.and_then(|n| check_name(&n).map(|_| n));
-        let digest = name
-            .as_ref()
-            .map(|n| Digest::of(op).bytes(n.as_bytes()).value());
-        agree(&self.shared.comm, op, digest, &[])?;
+        let args = name.as_ref().map(|n| Args::of(op).text("name", n));
+        agree(&self.shared.comm, op, args, &[])?;
         let name = name?;
         let context = |e: Error| e.context(format_args!("dataset {name:?}"));
         let id = h5::dataset::open(&self.id, &name).map_err(context)?;
@@ -284,13 +282,12 @@ impl Dataset {
             }
             Ok(dims)
         });
-        let digest = new_dims.as_ref().map(|dims| {
-            Digest::of(op)
-                .bytes(self.name.as_bytes())
-                .u64s(dims)
-                .value()
+        let args = new_dims.as_ref().map(|dims| {
+            Args::of(op)
+                .text("dataset", &self.name)
+                .numbers("new_dims", dims)
         });
-        agree(&self.file.comm, op, digest, &[])?;
+        agree(&self.file.comm, op, args, &[])?;
         let storage = order.to_storage(&new_dims?);
         h5::dataset::set_extent(&self.id, &storage)
             .map_err(|e| e.context(format_args!("dataset {:?}", self.name)))?;
@@ -301,8 +298,8 @@ impl Dataset {
     /// The agreement step of a close (collective); nothing is closed when it fails.
     pub fn agree_to_close(&self) -> Result<()> {
         let op = "dah5_dataset_close";
-        let digest = Digest::of(op).bytes(self.name.as_bytes()).value();
-        agree(&self.file.comm, op, Ok(digest), &[]).map(|_| ())
+        let args = Args::of(op).text("dataset", &self.name);
+        agree(&self.file.comm, op, Ok(args), &[]).map(|_| ())
     }
 
     pub fn close(self) -> Result<()> {

@@ -1,17 +1,105 @@
-//! A 64-bit digest of a collective call's arguments, so ranks can check with one small
-//! reduction that they all made the same call (FNV-1a: tiny, deterministic on every rank).
+//! The arguments of a collective call that must be the same on every rank, by name. Ranks
+//! compare their 64-bit digest with one small reduction (FNV-1a: tiny, deterministic on
+//! every rank); when they differ, the text of each argument says which one and how.
 
-#[derive(Clone, Copy, Debug)]
-pub struct Digest(u64);
+/// One argument's value.
+#[derive(Clone, Debug)]
+enum Value<'a> {
+    Text(&'a str),
+    Numbers(Vec<u64>),
+    Bytes(&'a [u8]),
+}
 
-impl Digest {
-    /// Start a digest for the named operation.
-    pub fn of(operation: &str) -> Digest {
-        Digest(0xcbf2_9ce4_8422_2325).bytes(operation.as_bytes())
+impl Value<'_> {
+    fn describe(&self) -> String {
+        match self {
+            Value::Text(text) => format!("{text:?}"),
+            Value::Numbers(values) if values.len() == 1 => values[0].to_string(),
+            Value::Numbers(values) => {
+                let values: Vec<String> = values.iter().map(u64::to_string).collect();
+                format!("({})", values.join(", "))
+            }
+            Value::Bytes(bytes) => {
+                let digest = Digest::new().bytes(bytes).value();
+                format!("{} bytes (digest {digest:016x})", bytes.len())
+            }
+        }
+    }
+}
+
+/// A collective call's operation and its named arguments.
+#[derive(Clone, Debug)]
+pub struct Args<'a> {
+    operation: &'a str,
+    items: Vec<(&'static str, Value<'a>)>,
+}
+
+impl<'a> Args<'a> {
+    pub fn of(operation: &'a str) -> Args<'a> {
+        Args {
+            operation,
+            items: Vec::new(),
+        }
     }
 
-    pub fn bytes(mut self, data: &[u8]) -> Digest {
-        // Length first, so ("ab", "c") and ("a", "bc") differ.
+    pub fn text(mut self, name: &'static str, text: &'a str) -> Args<'a> {
+        self.items.push((name, Value::Text(text)));
+        self
+    }
+
+    pub fn numbers(mut self, name: &'static str, values: &[u64]) -> Args<'a> {
+        self.items.push((name, Value::Numbers(values.to_vec())));
+        self
+    }
+
+    pub fn number(self, name: &'static str, value: u64) -> Args<'a> {
+        self.numbers(name, &[value])
+    }
+
+    pub fn bytes(mut self, name: &'static str, bytes: &'a [u8]) -> Args<'a> {
+        self.items.push((name, Value::Bytes(bytes)));
+        self
+    }
+
+    /// Everything the ranks must agree on, in 64 bits.
+    pub fn digest(&self) -> u64 {
+        let mut digest = Digest::new().bytes(self.operation.as_bytes());
+        for (name, value) in &self.items {
+            digest = digest.bytes(name.as_bytes());
+            digest = match value {
+                Value::Text(text) => digest.bytes(text.as_bytes()),
+                Value::Numbers(values) => values
+                    .iter()
+                    .fold(digest.u64(values.len() as u64), |d, &v| d.u64(v)),
+                Value::Bytes(bytes) => digest.bytes(bytes),
+            };
+        }
+        digest.value()
+    }
+
+    /// `call\t<operation>` and one `name\tvalue` line per argument, to send to other ranks.
+    pub fn describe(&self) -> String {
+        let mut text = format!("call\t{}\n", self.operation);
+        for (name, value) in &self.items {
+            text.push_str(&format!(
+                "{name}\t{}\n",
+                value.describe().replace('\n', " ")
+            ));
+        }
+        text
+    }
+}
+
+/// FNV-1a over length-prefixed pieces, so ("ab", "c") and ("a", "bc") differ.
+#[derive(Clone, Copy, Debug)]
+struct Digest(u64);
+
+impl Digest {
+    fn new() -> Digest {
+        Digest(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn bytes(mut self, data: &[u8]) -> Digest {
         for &b in (data.len() as u64).to_le_bytes().iter().chain(data) {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
@@ -19,34 +107,130 @@ impl Digest {
         self
     }
 
-    pub fn u64(self, value: u64) -> Digest {
+    fn u64(self, value: u64) -> Digest {
         self.bytes(&value.to_le_bytes())
     }
 
-    pub fn u64s(self, values: &[u64]) -> Digest {
-        values
-            .iter()
-            .fold(self.u64(values.len() as u64), |d, &v| d.u64(v))
-    }
-
-    pub fn value(self) -> u64 {
+    fn value(self) -> u64 {
         self.0
     }
+}
+
+/// Which argument differs between ranks, given every rank's [`Args::describe`] text (in rank
+/// order), as "dims differ: rank 0 (8, 4), rank 1 (16, 4)". `None` if they are the same.
+pub fn explain(descriptions: &[String]) -> Option<String> {
+    let parsed: Vec<Vec<(&str, &str)>> = descriptions
+        .iter()
+        .map(|d| d.lines().filter_map(|l| l.split_once('\t')).collect())
+        .collect();
+    let names: Vec<&str> = parsed.first()?.iter().map(|(n, _)| *n).collect();
+    let value = |rank: usize, name: &str| {
+        parsed[rank]
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("(not passed)", |(_, v)| *v)
+    };
+    // The call itself first: ranks in different calls have different arguments anyway.
+    let name = names
+        .iter()
+        .chain(parsed.iter().flatten().map(|(n, _)| n))
+        .find(|name| (1..parsed.len()).any(|r| value(r, name) != value(0, name)))?;
+    // Ranks grouped by value, in order of first appearance.
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for rank in 0..parsed.len() {
+        let v = value(rank, name);
+        match groups.iter_mut().find(|(g, _)| *g == v) {
+            Some((_, ranks)) => ranks.push(rank),
+            None => groups.push((v, vec![rank])),
+        }
+    }
+    let shown: Vec<String> = groups
+        .iter()
+        .take(4)
+        .map(|(v, ranks)| format!("{} {v}", rank_list(ranks)))
+        .collect();
+    let more = if groups.len() > 4 { ", ..." } else { "" };
+    let verb = if name.ends_with('s') {
+        "differ"
+    } else {
+        "differs"
+    };
+    Some(if *name == "call" {
+        format!(
+            "the ranks made different collective calls: {}{more}",
+            shown.join(", ")
+        )
+    } else {
+        format!("{name} {verb}: {}{more}", shown.join(", "))
+    })
+}
+
+/// "rank 3", "ranks 0-2, 5".
+fn rank_list(ranks: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < ranks.len() {
+        let start = ranks[i];
+        while i + 1 < ranks.len() && ranks[i + 1] == ranks[i] + 1 {
+            i += 1;
+        }
+        parts.push(if ranks[i] == start {
+            start.to_string()
+        } else {
+            format!("{start}-{}", ranks[i])
+        });
+        i += 1;
+    }
+    let word = if ranks.len() == 1 { "rank" } else { "ranks" };
+    format!("{word} {}", parts.join(", "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn create(dims: &[u64]) -> Args<'static> {
+        Args::of("dah5_dataset_create")
+            .text("name", "u")
+            .numbers("dims", dims)
+    }
+
     #[test]
-    fn differs_when_any_argument_differs() {
-        let a = Digest::of("create").bytes(b"u").u64s(&[8, 4]).value();
-        assert_eq!(a, Digest::of("create").bytes(b"u").u64s(&[8, 4]).value());
-        assert_ne!(a, Digest::of("create").bytes(b"u").u64s(&[16, 4]).value());
-        assert_ne!(a, Digest::of("open").bytes(b"u").u64s(&[8, 4]).value());
+    fn digests_differ_exactly_when_arguments_do() {
+        assert_eq!(create(&[8, 4]).digest(), create(&[8, 4]).digest());
+        assert_ne!(create(&[8, 4]).digest(), create(&[16, 4]).digest());
+        let open = Args::of("dah5_dataset_open")
+            .text("name", "u")
+            .numbers("dims", &[8, 4]);
+        assert_ne!(create(&[8, 4]).digest(), open.digest());
         assert_ne!(
-            Digest::of("x").bytes(b"ab").bytes(b"c").value(),
-            Digest::of("x").bytes(b"a").bytes(b"bc").value()
+            Args::of("x").text("a", "ab").text("b", "c").digest(),
+            Args::of("x").text("a", "a").text("b", "bc").digest()
         );
+    }
+
+    #[test]
+    fn a_mismatch_names_the_argument_and_the_ranks() {
+        let d = |dims: &[u64]| create(dims).describe();
+        assert_eq!(
+            explain(&[d(&[8, 4]), d(&[16, 4])]).unwrap(),
+            "dims differ: rank 0 (8, 4), rank 1 (16, 4)"
+        );
+        assert_eq!(
+            explain(&[d(&[8, 4]), d(&[8, 4]), d(&[8, 4]), d(&[9, 4])]).unwrap(),
+            "dims differ: ranks 0-2 (8, 4), rank 3 (9, 4)"
+        );
+        let other = Args::of("dah5_file_close").text("path", "f.h5").describe();
+        assert_eq!(
+            explain(&[d(&[8, 4]), other]).unwrap(),
+            "the ranks made different collective calls: rank 0 dah5_dataset_create, rank 1 \
+             dah5_file_close"
+        );
+        let named = |name| Args::of("op").text("name", name).describe();
+        assert_eq!(
+            explain(&[named("a"), named("b")]).unwrap(),
+            "name differs: rank 0 \"a\", rank 1 \"b\""
+        );
+        assert_eq!(explain(&[d(&[8, 4]), d(&[8, 4])]), None);
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::core::dataset::Dataset;
-use crate::core::digest::Digest;
+use crate::core::digest::Args;
 use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
@@ -94,25 +94,30 @@ impl FileRequest {
         Ok(self)
     }
 
-    fn digest(&self, operation: &str) -> u64 {
-        let (mode, flag) = match self.access {
-            Access::Create { truncate } => (0, truncate),
-            Access::Open { writable } => (1, writable),
+    fn args<'a>(&'a self, operation: &'a str, hints: &'a str) -> Args<'a> {
+        let flags = match self.access {
+            Access::Create { truncate: true } => "create, DAH5_TRUNC",
+            Access::Create { truncate: false } => "create",
+            Access::Open { writable: true } => "open, DAH5_RDWR",
+            Access::Open { writable: false } => "open, DAH5_RDONLY",
         };
         let t = &self.tuning;
-        let mut digest = Digest::of(operation)
-            .bytes(self.path.as_bytes())
-            .u64s(&[mode, flag as u64, (self.order == Order::Fortran) as u64])
-            .u64s(&[t.alignment_threshold, t.alignment])
-            .u64s(&[
-                t.meta_block_size,
-                t.metadata_cache_bytes,
-                self.atomic as u64,
-            ]);
-        for (key, value) in &self.hints {
-            digest = digest.bytes(key.as_bytes()).bytes(value.as_bytes());
-        }
-        digest.value()
+        Args::of(operation)
+            .text("path", &self.path)
+            .text("flags", flags)
+            .text(
+                "order",
+                if self.order == Order::Fortran {
+                    "F"
+                } else {
+                    "C"
+                },
+            )
+            .numbers("options.alignment", &[t.alignment_threshold, t.alignment])
+            .number("options.meta_block_size", t.meta_block_size)
+            .number("options.metadata_cache_bytes", t.metadata_cache_bytes)
+            .number("options.atomic", self.atomic as u64)
+            .text("options.mpi_hints", hints)
     }
 }
 
@@ -186,10 +191,14 @@ impl File {
         mpi::ensure_active()?;
         let comm = Comm::from_fortran(comm)?;
         let request = request.and_then(FileRequest::validate);
+        let hints = request.as_ref().map_or(String::new(), |r| {
+            let pairs: Vec<String> = r.hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            pairs.join(";")
+        });
         agree(
             &comm,
             operation,
-            request.as_ref().map(|r| r.digest(operation)),
+            request.as_ref().map(|r| r.args(operation, &hints)),
             &[],
         )?;
         let request = request?;
@@ -227,10 +236,8 @@ impl File {
         self.shared.order
     }
 
-    fn digest(&self, operation: &str) -> u64 {
-        Digest::of(operation)
-            .bytes(self.shared.path.as_bytes())
-            .value()
+    fn args<'a>(&'a self, operation: &'a str) -> Args<'a> {
+        Args::of(operation).text("file", &self.shared.path)
     }
 
     /// Turn MPI atomic mode on or off (collective). In atomic mode a write by one rank is
@@ -238,20 +245,17 @@ impl File {
     /// otherwise only after a flush (or close) and a barrier.
     pub fn set_atomic(&self, atomic: Result<bool>) -> Result<()> {
         let op = "dah5_file_set_atomic";
-        let digest = atomic.as_ref().map(|&on| {
-            Digest::of(op)
-                .bytes(self.shared.path.as_bytes())
-                .u64(on as u64)
-                .value()
-        });
-        agree(&self.shared.comm, op, digest, &[])?;
+        let args = atomic
+            .as_ref()
+            .map(|&on| self.args(op).number("atomic", on as u64));
+        agree(&self.shared.comm, op, args, &[])?;
         h5::file::set_atomicity(&self.id, atomic?)
     }
 
     /// Flush everything to storage (collective): afterwards a new opener sees the data.
     pub fn flush(&self) -> Result<()> {
         let op = "dah5_file_flush";
-        agree(&self.shared.comm, op, Ok(self.digest(op)), &[])?;
+        agree(&self.shared.comm, op, Ok(self.args(op)), &[])?;
         h5::file::flush(&self.id).inspect_err(|e| self.shared.record_failure(e))
     }
 
@@ -262,7 +266,7 @@ impl File {
             Some(e) => failure_word(&self.shared.comm, e.kind),
             None => 0,
         };
-        let agreed = agree(&self.shared.comm, op, Ok(self.digest(op)), &[sticky])?;
+        let agreed = agree(&self.shared.comm, op, Ok(self.args(op)), &[sticky])?;
         Ok(CloseAgreed {
             failure_word: agreed[0],
         })

@@ -14,24 +14,28 @@
 
 use mpi_sys::{MPI_Allreduce, RSMPI_MAX, RSMPI_UINT64_T};
 
+use crate::core::digest::{Args, explain};
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::mpi::comm::Comm;
 use crate::mpi::{check, ensure_active};
 
 const HEADER: usize = 3;
 
-/// Agree on `operation`: `local` is this rank's digest of its arguments, or its local error.
-/// Returns the element-wise maximum of `extra` over all ranks.
+/// Agree on `operation`: `local` is this rank's arguments that must match, or its local
+/// error. Returns the element-wise maximum of `extra` over all ranks.
 pub fn agree(
     comm: &Comm,
     operation: &str,
-    local: std::result::Result<u64, &Error>,
+    local: std::result::Result<Args<'_>, &Error>,
     extra: &[u64],
 ) -> Result<Vec<u64>> {
     ensure_active()?;
     let mut send = Vec::with_capacity(HEADER + extra.len());
-    match local {
-        Ok(digest) => send.extend([digest, !digest, 0]),
+    match &local {
+        Ok(args) => {
+            let digest = args.digest();
+            send.extend([digest, !digest, 0])
+        }
         Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
     }
     send.extend_from_slice(extra);
@@ -70,12 +74,22 @@ pub fn agree(
         });
     }
     if recv[0] != !recv[1] {
+        // Every rank is here (no rank failed, and all saw the same reduction): one more
+        // exchange, of each rank's arguments as text, says which differ on which ranks.
+        let what = match &local {
+            Ok(args) => comm
+                .allgather_bytes(args.describe().as_bytes())?
+                .into_iter()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .collect::<Vec<_>>(),
+            Err(_) => Vec::new(),
+        };
+        let detail = explain(&what).unwrap_or_else(|| "the arguments differ".to_string());
         return Err(Error::new(
             ErrorKind::CollectiveMismatch,
             format!(
-                "the ranks called {operation} with different arguments (or some ranks made a \
-                 different collective call); every rank must make the same collective calls \
-                 in the same order with the same arguments. Nothing was done on any rank"
+                "{operation}: {detail}. Every rank must make the same collective calls in the \
+                 same order with the same arguments; nothing was done on any rank"
             ),
         ));
     }

@@ -105,7 +105,7 @@ int main(int argc, char **argv)
     /* Ranks disagreeing on the path: nothing is created. */
     char mine[4096];
     snprintf(mine, sizeof mine, "%s/rank%d.h5", argv[1], rank);
-    expect_all(dah5_file_create(WORLD, mine, 0, &file), DAH5_ERR_COLLECTIVE_MISMATCH, "different arguments", "paths differ");
+    expect_all(dah5_file_create(WORLD, mine, 0, &file), DAH5_ERR_COLLECTIVE_MISMATCH, "path differs: rank 0 ", "paths differ");
     if (file != NULL) {
         fprintf(stderr, "rank %d: FAIL file_out written on failure\n", rank);
         failures++;
@@ -133,7 +133,10 @@ int main(int argc, char **argv)
     expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, rank == 1 ? 33 : 2, dims, NULL, &ds),
                DAH5_ERR_INVALID_ARGUMENT, rank == 1 ? "ndims = 33" : "rank 1 rejected", "ndims 33 on rank 1 only");
     uint64_t their[2] = {rank == 1 ? 16 : 8, 4};
-    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, their, NULL, &ds), DAH5_ERR_COLLECTIVE_MISMATCH, "dah5_dataset_create", "dims differ");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, their, NULL, &ds), DAH5_ERR_COLLECTIVE_MISMATCH,
+               "dims differ: rank", "dims differ");
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, their, NULL, &ds), DAH5_ERR_COLLECTIVE_MISMATCH,
+               "rank 1 (16, 4)", "the message names the ranks and their dims");
     if (ds != NULL) {
         fprintf(stderr, "rank %d: FAIL dataset_out written on failure\n", rank);
         failures++;
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
      * others close the dataset. Both calls fail everywhere and nothing happens. */
     dah5_dataset *keep = ds;
     expect_all(rank == 0 ? dah5_file_flush(file) : dah5_dataset_close(&ds), DAH5_ERR_COLLECTIVE_MISMATCH,
-               "different collective call", "different calls on different ranks");
+               "different collective calls: rank 0 dah5_file_flush, rank", "different calls on different ranks");
     checks++;
     if (ds != keep) {
         fprintf(stderr, "rank %d: FAIL a refused close changed the handle\n", rank);
