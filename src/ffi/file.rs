@@ -229,11 +229,13 @@ fn close_leaked() {
     let mut registry = registry();
     let tokens = registry.file_tokens();
     if !tokens.is_empty() {
-        eprintln!(
+        let line = format!(
             "dah5: MPI_Finalize was called with {} dah5 file(s) still open; dah5 closed them \
-             (call dah5_file_close before MPI_Finalize)",
+             (call dah5_file_close before MPI_Finalize)\n",
             tokens.len()
         );
+        // One write: the ranks' lines must not interleave.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
     for token in tokens {
         let closed = registry.file(token).and_then(|f| f.agree_to_close());
