@@ -50,3 +50,46 @@ fn files_left_open_at_mpi_finalize_are_closed_there_and_complete() {
     );
     assert!(out.contains("complete"), "{out}");
 }
+
+/// Mount a small tmpfs on `dir` (as root, which CI is); `false`, said loudly, where that
+/// is impossible.
+fn mount_small_tmpfs(dir: &std::path::Path) -> bool {
+    let status = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
+        .arg(dir)
+        .status();
+    let mounted = status.is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!(
+            "\n*** SKIPPED: cannot mount a tmpfs here (needs root): disk-full not tested ***\n"
+        );
+    }
+    mounted
+}
+
+#[test]
+fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
+    let exe = build_c(&["tests/c/full.c"], "full");
+    let dir = scratch("full");
+    let disk = dir.join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    if !mount_small_tmpfs(&disk) {
+        return;
+    }
+    let job = mpiexec(2, &exe, &["disk/full.h5"], &[], &dir);
+    let out = python_inline(
+        "import h5py, numpy as np\n\
+         f = h5py.File('disk/full.h5', 'r')\n\
+         assert 'big' not in f and (f['fits'][()] == np.arange(2 << 14)).all()\n\
+         print('readable')\n",
+        &dir,
+    );
+    let _ = std::process::Command::new("umount").arg(&disk).status();
+    assert!(
+        job.success && job.stdout.matches("big dataset DAH5_ERR_NO_SPACE").count() == 2,
+        "{}\n{}",
+        job.stdout,
+        job.stderr
+    );
+    assert!(out.contains("readable"), "{out}");
+}

@@ -5,6 +5,7 @@ use crate::core::digest::Args;
 use crate::core::dtype::{Class, Dtype};
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::shape::{byte_len, check_block};
+use crate::core::space;
 use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
 use crate::h5;
 use crate::mpi::agree::agree;
@@ -172,11 +173,15 @@ impl Dataset {
             plan.as_ref().map_or(0, |p| p.pieces.len())
         };
         let plan = plan?;
-        let result = self.run(plan, collective, calls);
-        if let (Direction::Write, Err(e)) = (direction, &result) {
-            self.file.record_failure(e);
-        }
-        result
+        self.run(plan, collective, calls)
+            .map_err(|e| match direction {
+                Direction::Write => {
+                    let e = space::classify(e, &self.file.path);
+                    self.file.record_failure(&e);
+                    e
+                }
+                Direction::Read => e,
+            })
     }
 
     /// Make `calls` HDF5 transfers: one per piece, then (collective only) empty ones until

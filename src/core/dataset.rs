@@ -8,7 +8,8 @@ use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
-use crate::core::shape::{check_dims, check_ndims};
+use crate::core::shape::{check_dims, check_ndims, element_count};
+use crate::core::space;
 use crate::h5;
 use crate::h5::id::Id;
 use crate::mpi::agree::agree;
@@ -128,6 +129,8 @@ impl File {
         check_name(&request.name)?;
         check_dims(&request.dims, request.dtype.size())?;
         self.layout_of(&request, None)?;
+        let bytes = element_count(&request.dims).unwrap_or(0) * request.dtype.size() as u64;
+        space::check_room(&self.shared.path, &request.name, bytes)?;
         Ok(request)
     }
 

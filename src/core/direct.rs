@@ -42,6 +42,8 @@ pub struct DirectPlan {
 pub fn create(plan: DirectPlan) -> Result<()> {
     let storage_dims = plan.order.to_storage(&plan.dims);
     check_dims(&storage_dims, plan.dtype.size())?;
+    let bytes = element_count(&storage_dims).unwrap_or(0) * plan.dtype.size() as u64;
+    crate::core::space::check_room(&plan.path, &plan.name, bytes)?;
     let table = plan
         .blocks
         .map(|(offsets, counts)| {

@@ -7,6 +7,7 @@ use crate::core::digest::Args;
 use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
+use crate::core::space;
 use crate::h5;
 use crate::h5::id::Id;
 use crate::mpi;
@@ -256,7 +257,9 @@ impl File {
     pub fn flush(&self) -> Result<()> {
         let op = "dah5_file_flush";
         agree(&self.shared.comm, op, Ok(self.args(op)), &[])?;
-        h5::file::flush(&self.id).inspect_err(|e| self.shared.record_failure(e))
+        h5::file::flush(&self.id)
+            .map_err(|e| space::classify(e, &self.shared.path))
+            .inspect_err(|e| self.shared.record_failure(e))
     }
 
     /// The agreement step of a close; nothing is closed when it fails.

@@ -12,4 +12,5 @@ pub mod error;
 pub mod file;
 pub mod layout;
 pub mod shape;
+pub mod space;
 pub mod split;

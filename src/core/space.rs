@@ -1,0 +1,90 @@
+//! Free space on the file system of a file, from statvfs. HDF5 says only "file write
+//! failed" when a disk is full, and a collective close after such a failure can hang inside
+//! HDF5 (a rank that failed to write metadata skips a barrier the others wait in). So dah5
+//! checks for room before it creates a large dataset, and names a full disk when a write
+//! fails.
+
+use std::ffi::CString;
+use std::path::Path;
+
+use crate::core::error::{Error, ErrorKind, Result};
+
+/// Room kept free beyond a dataset's data, for the file's metadata and alignment.
+const METADATA_MARGIN: u64 = 1 << 20;
+
+/// Datasets smaller than this are created without a check (a statvfs per tiny dataset
+/// would cost more than it saves; the alignment threshold is the same size).
+const CHECKED_SIZE: u64 = 1 << 20;
+
+/// Bytes an unprivileged writer can still use on the file system holding `path` (its
+/// directory, when the file does not exist yet).
+pub fn free_bytes(path: &str) -> Option<u64> {
+    let path = Path::new(path);
+    let dir = if path.exists() {
+        path
+    } else {
+        match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        }
+    };
+    let c_dir = CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+    // SAFETY: statvfs is plain data, filled by the call below.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a pointer to a live statvfs.
+    if unsafe { libc::statvfs(c_dir.as_ptr(), &mut stats) } != 0 {
+        return None;
+    }
+    Some(stats.f_bavail.saturating_mul(stats.f_frsize))
+}
+
+/// Refuse a dataset of `bytes` that cannot fit in the file system of the file `path`.
+pub fn check_room(path: &str, name: &str, bytes: u64) -> Result<()> {
+    if bytes < CHECKED_SIZE {
+        return Ok(());
+    }
+    match free_bytes(path) {
+        Some(free) if free < bytes.saturating_add(METADATA_MARGIN) => Err(Error::new(
+            ErrorKind::NoSpace,
+            format!(
+                "dataset {name:?} needs {bytes} bytes but the file system of {path:?} has {free} \
+                 bytes free (statvfs)"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A failed write or flush, as `DAH5_ERR_NO_SPACE` when the file system of `path` is full.
+pub fn classify(error: Error, path: &str) -> Error {
+    let full = free_bytes(path).is_some_and(|free| free < METADATA_MARGIN);
+    if full && matches!(error.kind, ErrorKind::Hdf5 | ErrorKind::Io) {
+        Error::new(
+            ErrorKind::NoSpace,
+            format!(
+                "the file system of {path:?} is full (statvfs: {} bytes free): {}",
+                free_bytes(path).unwrap_or(0),
+                error.message
+            ),
+        )
+    } else {
+        error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dataset_larger_than_the_disk_is_refused_and_small_ones_are_not_checked() {
+        let free = free_bytes("Cargo.toml").expect("statvfs of the project directory");
+        assert!(check_room("new.h5", "x", 4096).is_ok());
+        let error = check_room("new.h5", "x", free.saturating_add(1 << 40)).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NoSpace);
+        assert!(error.message.contains("statvfs"), "{}", error.message);
+        // Only a full disk turns a write error into NO_SPACE.
+        let io = Error::new(ErrorKind::Io, "write failed");
+        assert_eq!(classify(io, "Cargo.toml").kind, ErrorKind::Io);
+    }
+}
