@@ -284,7 +284,8 @@
 #define DAH5_ERR_MPI_NOT_INITIALIZED -17
 
 /**
- * Reserved: the program runs a different MPI library than dah5 was built with.
+ * The program initialized an MPI library other than the one dah5 is linked to (the
+ * message names both).
  */
 #define DAH5_ERR_ABI_MISMATCH -18
 

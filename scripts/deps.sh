@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what dah5 needs on Debian/Ubuntu: parallel HDF5 (Open MPI build), Open MPI,
 # libclang (bindgen for mpi-sys), gfortran (the Fortran module), the HDF5 tools,
-# Debian's h5py/mpi4py for the tests and matplotlib for the benchmark's plot.
+# Debian's h5py/mpi4py for the tests, MPICH's library (a test loads it as the "other" MPI)
+# and matplotlib for the benchmark's plot.
 # Uses apt-get as root, sudo otherwise. Sourced by demo.sh and test.sh.
 #
 # On a cluster, do not run this: load your modules instead, e.g.
@@ -13,7 +14,7 @@ set -euo pipefail
 DAH5_APT_PACKAGES=(
     libhdf5-openmpi-dev openmpi-bin libopenmpi-dev libclang-dev pkg-config
     hdf5-tools python3-h5py-mpi python3-mpi4py python3-numpy python3-matplotlib gcc g++ gfortran
-    make
+    make libmpich12
 )
 
 dah5_install_deps() {

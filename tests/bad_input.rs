@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::PathBuf;
+
 use common::*;
 
 #[test]
@@ -92,4 +94,28 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
         job.stderr
     );
     assert!(out.contains("readable"), "{out}");
+}
+
+#[test]
+fn a_program_that_initialized_another_mpi_gets_abi_mismatch_naming_both() {
+    // Plain cc, no MPI: the program loads MPICH and libdah5 (Open MPI) itself.
+    let bin = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let exe = bin.join("foreign_mpi");
+    let status = std::process::Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(root().join("tests/c/foreign_mpi.c"))
+        .args(["-ldl", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("cc");
+    assert!(status.success(), "cc tests/c/foreign_mpi.c");
+    let dir = scratch("foreign_mpi");
+    let lib = lib_dir().join("libdah5.so");
+    let out = local_ok(&exe, &["libmpich.so.12", lib.to_str().unwrap()], &dir);
+    assert!(out.contains("status -18"), "{out}");
+    assert!(
+        out.contains("MPICH Version: 4") && out.contains("Open MPI v4"),
+        "{out}"
+    );
 }

@@ -24,11 +24,12 @@ pub enum ErrorKind {
     Mpi,
     Io,
     MpiNotInitialized,
+    AbiMismatch,
     Panic,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 18] = [
+    pub const ALL: [ErrorKind; 19] = [
         ErrorKind::InvalidArgument,
         ErrorKind::NullArgument,
         ErrorKind::InvalidHandle,
@@ -46,6 +47,7 @@ impl ErrorKind {
         ErrorKind::Mpi,
         ErrorKind::Io,
         ErrorKind::MpiNotInitialized,
+        ErrorKind::AbiMismatch,
         ErrorKind::Panic,
     ];
 

@@ -40,7 +40,8 @@ pub const DAH5_ERR_MPI: i32 = -15;
 pub const DAH5_ERR_IO: i32 = -16;
 /// MPI is not initialized, or already finalized.
 pub const DAH5_ERR_MPI_NOT_INITIALIZED: i32 = -17;
-/// Reserved: the program runs a different MPI library than dah5 was built with.
+/// The program initialized an MPI library other than the one dah5 is linked to (the
+/// message names both).
 pub const DAH5_ERR_ABI_MISMATCH: i32 = -18;
 /// A bug in dah5 (a Rust panic, caught at the boundary).
 pub const DAH5_ERR_PANIC: i32 = -19;
@@ -105,6 +106,7 @@ pub(crate) fn of(kind: ErrorKind) -> i32 {
         ErrorKind::Mpi => DAH5_ERR_MPI,
         ErrorKind::Io => DAH5_ERR_IO,
         ErrorKind::MpiNotInitialized => DAH5_ERR_MPI_NOT_INITIALIZED,
+        ErrorKind::AbiMismatch => DAH5_ERR_ABI_MISMATCH,
         ErrorKind::Panic => DAH5_ERR_PANIC,
     }
 }

@@ -4,6 +4,7 @@
 pub mod agree;
 pub mod comm;
 pub mod finalize;
+pub mod foreign;
 pub mod info;
 
 use std::ffi::{CStr, c_char, c_int};
@@ -56,10 +57,24 @@ fn state() -> (bool, bool) {
 pub fn ensure_active() -> Result<()> {
     match state() {
         (true, false) => Ok(()),
-        (false, _) => Err(Error::new(
-            ErrorKind::MpiNotInitialized,
-            "MPI is not initialized: call MPI_Init (or MPI_Init_thread) before dah5",
-        )),
+        (false, _) => Err(match foreign::initialized_other_mpi() {
+            Some(other) => Error::new(
+                ErrorKind::AbiMismatch,
+                format!(
+                    "this program initialized another MPI library, {other}, but dah5 is \
+                     linked to {} ({}), which is not initialized. Use one MPI for both: \
+                     from Julia, point MPI.jl at the system MPI \
+                     (MPIPreferences.use_system_binary()); or build dah5 against the other \
+                     MPI",
+                    foreign::our_library(),
+                    library_version()
+                ),
+            ),
+            None => Error::new(
+                ErrorKind::MpiNotInitialized,
+                "MPI is not initialized: call MPI_Init (or MPI_Init_thread) before dah5",
+            ),
+        }),
         (true, true) => Err(Error::new(
             ErrorKind::MpiNotInitialized,
             "MPI has been finalized: dah5 calls must come before MPI_Finalize",
