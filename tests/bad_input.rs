@@ -12,6 +12,14 @@ fn bad_input_gets_its_status_and_message_on_every_rank_and_the_file_stays_valid(
     let exe = build_c(&["tests/c/bad_input.c"], "bad_input");
     for ranks in 2..=4 {
         let dir = scratch(&format!("bad_input_{ranks}"));
+        // A valid file cut in half, and random bytes, for the driver to open.
+        python_inline(
+            "import h5py, numpy as np, os\n\
+             with h5py.File('truncated.h5', 'w') as f: f['x'] = np.arange(100000.0)\n\
+             os.truncate('truncated.h5', os.path.getsize('truncated.h5') // 2)\n\
+             open('random.bin', 'wb').write(os.urandom(100000))\n",
+            &dir,
+        );
         let out = mpiexec_ok(ranks, &exe, &["."], &[], &dir);
         assert!(out.contains(" 0 failures over"), "{out}");
         // The file that took all the bad calls: valid, with the good data in it.

@@ -89,6 +89,28 @@ impl FileRequest {
         if self.path.is_empty() {
             return Err(Error::invalid("path is empty"));
         }
+        // Open MPI's MPI_File_open crashes (SIGSEGV in its error path) on a path longer than
+        // PATH_MAX, so such paths never reach it.
+        let max = libc::PATH_MAX as usize - 1;
+        if self.path.len() > max {
+            return Err(Error::invalid(format!(
+                "path is {} bytes long; the longest path the system allows is {max} (PATH_MAX)",
+                self.path.len()
+            )));
+        }
+        if let Some(long) = self.path.split('/').find(|c| c.len() > 255) {
+            return Err(Error::invalid(format!(
+                "path has a component of {} bytes ({}...); the system allows 255 (NAME_MAX)",
+                long.len(),
+                &long[..long.floor_char_boundary(16)]
+            )));
+        }
+        if std::path::Path::new(&self.path).is_dir() {
+            return Err(Error::invalid(format!(
+                "path {:?} is a directory, not a file",
+                self.path
+            )));
+        }
         if self.tuning.alignment == 0 {
             return Err(Error::invalid("alignment = 0: it must be at least 1"));
         }

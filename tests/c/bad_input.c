@@ -92,6 +92,21 @@ int main(int argc, char **argv)
     expect_all(dah5_file_open(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, NULL, "open missing file");
     expect_all(dah5_file_open(WORLD, text, DAH5_RDONLY, &file), DAH5_ERR_NOT_HDF5, "not-hdf5.txt", "open non-HDF5");
     expect_all(dah5_file_open(WORLD, path, DAH5_RDONLY | DAH5_RDWR, &file), DAH5_ERR_INVALID_ARGUMENT, "both", "RDONLY|RDWR");
+    /* Hostile paths and files (truncated.h5 and random.bin are made by tests/bad_input.rs). */
+    char truncated[4096], random[4096], longest[6000];
+    snprintf(truncated, sizeof truncated, "%s/truncated.h5", argv[1]);
+    snprintf(random, sizeof random, "%s/random.bin", argv[1]);
+    expect_all(dah5_file_open(WORLD, truncated, DAH5_RDONLY, &file), DAH5_ERR_TRUNCATED, "truncated file", "truncated file");
+    expect_all(dah5_file_open(WORLD, random, DAH5_RDWR, &file), DAH5_ERR_NOT_HDF5, "signature", "random bytes");
+    expect_all(dah5_file_create(WORLD, argv[1], DAH5_TRUNC, &file), DAH5_ERR_INVALID_ARGUMENT, "is a directory",
+               "a directory as path");
+    memset(longest, 'a', 5000);
+    longest[5000] = '\0';
+    expect_all(dah5_file_create(WORLD, longest, DAH5_TRUNC, &file), DAH5_ERR_INVALID_ARGUMENT, "(PATH_MAX)",
+               "a path over PATH_MAX (Open MPI would crash on it)");
+    longest[300] = '\0';
+    expect_all(dah5_file_open(WORLD, longest, 0, &file), DAH5_ERR_INVALID_ARGUMENT, "(NAME_MAX)",
+               "a file name over NAME_MAX");
     dah5_file_options fo;
     ok(dah5_file_options_default(&fo), "file options default");
     fo.version = 99;
