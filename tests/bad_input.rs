@@ -127,3 +127,37 @@ fn a_program_that_initialized_another_mpi_gets_abi_mismatch_naming_both() {
         "{out}"
     );
 }
+
+#[test]
+fn a_rank_killed_mid_job_ends_the_job_and_the_flushed_data_survives() {
+    let exe = build_c(&["tests/c/killed.c"], "killed");
+    let dir = scratch("killed");
+    let job = mpiexec(2, &exe, &["killed.h5"], &[], &dir);
+    assert!(!job.success, "the job should fail when a rank is killed");
+    assert!(job.stderr.contains("signal 9"), "{}", job.stderr);
+    // No process of the job is left behind (given a moment to be reaped).
+    let left = || {
+        let found = std::process::Command::new("pgrep")
+            .args(["-f", exe.to_str().unwrap()])
+            .output()
+            .expect("pgrep");
+        String::from_utf8_lossy(&found.stdout).into_owned()
+    };
+    let mut orphans = left();
+    for _ in 0..10 {
+        if orphans.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        orphans = left();
+    }
+    assert!(orphans.is_empty(), "processes left behind: {orphans}");
+    let out = python_inline(
+        "import h5py, numpy as np\n\
+         f = h5py.File('killed.h5', 'r')\n\
+         assert (f['flushed'][()] == np.arange(2000)).all()\n\
+         print('flushed data intact')\n",
+        &dir,
+    );
+    assert!(out.contains("flushed data intact"), "{out}");
+}
