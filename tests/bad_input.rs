@@ -161,3 +161,48 @@ fn a_rank_killed_mid_job_ends_the_job_and_the_flushed_data_survives() {
     );
     assert!(out.contains("flushed data intact"), "{out}");
 }
+
+#[test]
+fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
+    use std::os::unix::fs::PermissionsExt;
+    let exe = build_c(&["tests/c/permission.c"], "permission");
+    let dir = scratch("permission");
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // Root may write anywhere, so the test runs as a user of its own (made if missing).
+    let user = "dah5test";
+    let exists = std::process::Command::new("id").arg(user).output();
+    if !exists.is_ok_and(|o| o.status.success()) {
+        let made = std::process::Command::new("useradd")
+            .args(["--system", "--no-create-home", user])
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!(
+                "\n*** SKIPPED: cannot create a user here (needs root): permission not tested ***\n"
+            );
+            return;
+        }
+    }
+    let target = locked.join("x.h5");
+    let output = std::process::Command::new("runuser")
+        .args([
+            "-u",
+            user,
+            "--",
+            "env",
+            "OMPI_MCA_rmaps_base_oversubscribe=1",
+        ])
+        .args(["timeout", "-k", "10", "120", "mpiexec", "-n", "2"])
+        .arg(&exe)
+        .arg(&target)
+        .output()
+        .expect("runuser");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.matches("DAH5_ERR_PERMISSION").count() == 2,
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!target.exists(), "no file made");
+}
