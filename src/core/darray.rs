@@ -93,10 +93,10 @@ impl BlockTable {
             }
         }
         // In bounds and disjoint: they cover the array iff their sizes add up to it.
-        let covered: u64 = nonempty
+        let covered = nonempty
             .iter()
-            .map(|&r| element_count(&counts[r]).unwrap_or(0))
-            .sum();
+            .map(|&r| element_count(&counts[r]).unwrap_or(u64::MAX))
+            .fold(0u64, u64::saturating_add);
         let complete = Some(covered) == element_count(dims);
         Ok(BlockTable {
             offsets,
@@ -109,8 +109,8 @@ impl BlockTable {
         self.counts
             .iter()
             .filter(|c| !is_empty(c))
-            .map(|c| element_count(c).unwrap_or(0))
-            .sum()
+            .map(|c| element_count(c).unwrap_or(u64::MAX))
+            .fold(0u64, u64::saturating_add)
     }
 
     /// The largest extent of any block in each dimension: the chunk that gives a regular

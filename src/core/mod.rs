@@ -11,6 +11,8 @@ pub mod dtype;
 pub mod error;
 pub mod file;
 pub mod layout;
+#[cfg(test)]
+mod properties;
 pub mod shape;
 pub mod space;
 pub mod split;
