@@ -295,7 +295,8 @@
 #define DAH5_ERR_PANIC -19
 
 /**
- * Reserved: a collective call timed out waiting for other ranks.
+ * A collective call waited longer than `DAH5_COLLECTIVE_TIMEOUT` seconds (default 60)
+ * for the other ranks; the file's communicator can no longer be used (end the job).
  */
 #define DAH5_ERR_COLLECTIVE_TIMEOUT -20
 

@@ -206,3 +206,22 @@ fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
     );
     assert!(!target.exists(), "no file made");
 }
+
+#[test]
+fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
+    let exe = build_c(&["tests/c/timeout.c"], "timeout");
+    let dir = scratch("timeout");
+    let env = [("DAH5_COLLECTIVE_TIMEOUT", "2")];
+    let job = mpiexec(3, &exe, &["timeout.h5"], &env, &dir);
+    assert!(!job.success, "the job ends with MPI_Abort");
+    // The ranks that made the call (0 and 2) report it; rank 1 is aborted with the job.
+    let reports = job
+        .stdout
+        .lines()
+        .filter(|l| {
+            l.contains("DAH5_ERR_COLLECTIVE_TIMEOUT after") && l.contains("names the timeout")
+        })
+        .filter(|l| l.ends_with("then DAH5_ERR_COLLECTIVE_TIMEOUT at once"))
+        .count();
+    assert!(reports >= 1, "{}\n{}", job.stdout, job.stderr);
+}

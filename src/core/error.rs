@@ -20,6 +20,7 @@ pub enum ErrorKind {
     NoSpace,
     Permission,
     CollectiveMismatch,
+    CollectiveTimeout,
     Hdf5,
     Mpi,
     Io,
@@ -29,7 +30,7 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 19] = [
+    pub const ALL: [ErrorKind; 20] = [
         ErrorKind::InvalidArgument,
         ErrorKind::NullArgument,
         ErrorKind::InvalidHandle,
@@ -43,6 +44,7 @@ impl ErrorKind {
         ErrorKind::NoSpace,
         ErrorKind::Permission,
         ErrorKind::CollectiveMismatch,
+        ErrorKind::CollectiveTimeout,
         ErrorKind::Hdf5,
         ErrorKind::Mpi,
         ErrorKind::Io,

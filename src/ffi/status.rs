@@ -45,7 +45,8 @@ pub const DAH5_ERR_MPI_NOT_INITIALIZED: i32 = -17;
 pub const DAH5_ERR_ABI_MISMATCH: i32 = -18;
 /// A bug in dah5 (a Rust panic, caught at the boundary).
 pub const DAH5_ERR_PANIC: i32 = -19;
-/// Reserved: a collective call timed out waiting for other ranks.
+/// A collective call waited longer than `DAH5_COLLECTIVE_TIMEOUT` seconds (default 60)
+/// for the other ranks; the file's communicator can no longer be used (end the job).
 pub const DAH5_ERR_COLLECTIVE_TIMEOUT: i32 = -20;
 
 /// Every status with its name, for `dah5_status_name` and the tests.
@@ -102,6 +103,7 @@ pub(crate) fn of(kind: ErrorKind) -> i32 {
         ErrorKind::NoSpace => DAH5_ERR_NO_SPACE,
         ErrorKind::Permission => DAH5_ERR_PERMISSION,
         ErrorKind::CollectiveMismatch => DAH5_ERR_COLLECTIVE_MISMATCH,
+        ErrorKind::CollectiveTimeout => DAH5_ERR_COLLECTIVE_TIMEOUT,
         ErrorKind::Hdf5 => DAH5_ERR_HDF5,
         ErrorKind::Mpi => DAH5_ERR_MPI,
         ErrorKind::Io => DAH5_ERR_IO,

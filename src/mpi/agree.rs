@@ -12,7 +12,12 @@
 //! Raw parallel HDF5 hangs or corrupts the file when ranks disagree; here every rank returns
 //! the same error kind and nothing is done.
 
-use mpi_sys::{MPI_Allreduce, RSMPI_MAX, RSMPI_UINT64_T};
+use std::time::{Duration, Instant};
+
+use mpi_sys::{
+    MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL, RSMPI_STATUS_IGNORE,
+    RSMPI_UINT64_T,
+};
 
 use crate::core::digest::{Args, explain};
 use crate::core::error::{Error, ErrorKind, Result};
@@ -39,18 +44,7 @@ pub fn agree(
         Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
     }
     send.extend_from_slice(extra);
-    let mut recv = vec![0u64; send.len()];
-    // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid.
-    check("MPI_Allreduce", unsafe {
-        MPI_Allreduce(
-            send.as_ptr().cast(),
-            recv.as_mut_ptr().cast(),
-            send.len() as i32,
-            RSMPI_UINT64_T,
-            RSMPI_MAX,
-            comm.raw(),
-        )
-    })?;
+    let mut recv = reduce_within_timeout(comm, operation, send)?;
 
     if recv[2] != 0 {
         let (failed_rank, kind) = decode_failure(comm, recv[2]);
@@ -94,6 +88,79 @@ pub fn agree(
         ));
     }
     Ok(recv.split_off(HEADER))
+}
+
+/// Environment variable: seconds a collective call waits for the other ranks (default 60).
+pub const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
+const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
+
+fn timeout() -> Duration {
+    let seconds = std::env::var(TIMEOUT_ENV)
+        .ok()
+        .and_then(|t| t.trim().parse::<f64>().ok())
+        .filter(|&s| s > 0.0 && s.is_finite())
+        .unwrap_or(DEFAULT_TIMEOUT_SECONDS);
+    Duration::from_secs_f64(seconds)
+}
+
+/// `MPI_Iallreduce(MAX)` of `send`, waiting at most the timeout. A rank that never makes
+/// the call would otherwise leave the others waiting forever. After a timeout the request
+/// is still pending (MPI cannot cancel a collective): its buffers are leaked on purpose,
+/// since MPI may still write into them, and the communicator is marked broken, so every
+/// later collective call on it fails at once.
+fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result<Vec<u64>> {
+    if comm.is_broken() {
+        return Err(Error::new(
+            ErrorKind::CollectiveTimeout,
+            format!(
+                "{operation}: an earlier collective call on this file timed out, so its \
+                 communicator can no longer be used; end the job (MPI_Abort)"
+            ),
+        ));
+    }
+    let mut recv = vec![0u64; send.len()];
+    // SAFETY: reading the MPI_REQUEST_NULL constant.
+    let mut request: MPI_Request = unsafe { RSMPI_REQUEST_NULL };
+    // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid;
+    // the buffers stay alive until the request completes (or are leaked, below).
+    check("MPI_Iallreduce", unsafe {
+        MPI_Iallreduce(
+            send.as_ptr().cast(),
+            recv.as_mut_ptr().cast(),
+            send.len() as i32,
+            RSMPI_UINT64_T,
+            RSMPI_MAX,
+            comm.raw(),
+            &mut request,
+        )
+    })?;
+    let limit = timeout();
+    let start = Instant::now();
+    loop {
+        let mut done = 0;
+        // SAFETY: `request` is the pending request above; the status is ignored.
+        check("MPI_Test", unsafe {
+            MPI_Test(&mut request, &mut done, RSMPI_STATUS_IGNORE)
+        })?;
+        if done != 0 {
+            return Ok(recv);
+        }
+        if start.elapsed() > limit {
+            comm.mark_broken();
+            std::mem::forget(send);
+            std::mem::forget(recv);
+            return Err(Error::new(
+                ErrorKind::CollectiveTimeout,
+                format!(
+                    "{operation}: waited {:.0} s ({TIMEOUT_ENV}) for every rank of the file's \
+                     communicator to make this collective call, and not every rank did (a \
+                     rank skipped it, made another call, or is stuck). The communicator can \
+                     no longer be used: end the job (MPI_Abort)",
+                    limit.as_secs_f64()
+                ),
+            ));
+        }
+    }
 }
 
 /// A rank's failure as a nonzero word whose maximum over ranks is the lowest failing rank.

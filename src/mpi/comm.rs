@@ -17,6 +17,9 @@ pub struct Comm {
     raw: MPI_Comm,
     rank: i32,
     size: i32,
+    /// A collective call on it timed out: a request is still pending on it, so no other
+    /// collective call may use it.
+    broken: std::sync::atomic::AtomicBool,
 }
 
 // SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
@@ -46,6 +49,7 @@ impl Comm {
             raw,
             rank: 0,
             size: 0,
+            broken: std::sync::atomic::AtomicBool::new(false),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -72,6 +76,16 @@ impl Comm {
 
     pub fn size(&self) -> i32 {
         self.size
+    }
+
+    /// Whether a collective call on this communicator timed out (see `agree`).
+    pub fn is_broken(&self) -> bool {
+        self.broken.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub(crate) fn mark_broken(&self) {
+        self.broken
+            .store(true, std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -148,7 +162,8 @@ impl Comm {
 impl Drop for Comm {
     fn drop(&mut self) {
         // After MPI_Finalize the communicator is gone with MPI; freeing it would be an error.
-        if is_active() {
+        // A broken one still has a pending collective request; freeing it could hang.
+        if is_active() && !self.is_broken() {
             // SAFETY: `self.raw` is our own dup, freed exactly once.
             unsafe { MPI_Comm_free(&mut self.raw) };
         }

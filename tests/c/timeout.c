@@ -1,0 +1,43 @@
+/*
+ * timeout.c: rank 1 never makes a collective call the others make. With
+ * DAH5_COLLECTIVE_TIMEOUT=2 the others get DAH5_ERR_COLLECTIVE_TIMEOUT after about 2 s
+ * (instead of waiting forever), a further collective call on the file fails at once, and
+ * the job ends with MPI_Abort, as the message says to.
+ *
+ *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n 3 ./timeout PATH
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <mpi.h>
+
+#include "dah5_mpi.h"
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    dah5_file *file = NULL;
+    dah5_dataset *dset = NULL;
+    if (dah5_file_create_comm(MPI_COMM_WORLD, argv[1], DAH5_TRUNC, &file) != DAH5_OK)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    if (rank == 1) {
+        /* Skips the dataset create, and waits for the others to end the job. */
+        MPI_Barrier(MPI_COMM_WORLD);
+        return 3;
+    }
+    uint64_t dims[1] = {8};
+    time_t start = time(NULL);
+    int32_t status = dah5_dataset_create(file, "x", DAH5_FLOAT64, 1, dims, NULL, &dset);
+    long waited = (long)(time(NULL) - start);
+    int named = strstr(dah5_last_error_message(), "waited 2 s") != NULL;
+    int32_t again = dah5_file_flush(file);
+    int at_once = strstr(dah5_last_error_message(), "earlier collective call on this file timed out") != NULL;
+    printf("rank %d: %s after %ld s, message %s; then %s%s\n", rank, dah5_status_name(status), waited,
+           named ? "names the timeout" : "WRONG", dah5_status_name(again), at_once ? " at once" : "");
+    fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, 7);
+    return 0;
+}
