@@ -15,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use mpi_sys::{
-    MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL, RSMPI_STATUS_IGNORE,
+    MPI_Allreduce, MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL, RSMPI_STATUS_IGNORE,
     RSMPI_UINT64_T,
 };
 
@@ -90,17 +90,21 @@ pub fn agree(
     Ok(recv.split_off(HEADER))
 }
 
-/// Environment variable: seconds a collective call waits for the other ranks (default 60).
+/// Environment variable: seconds a collective call waits for the other ranks (default 60);
+/// 0 turns the timeout off.
 pub const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
 const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
 
-fn timeout() -> Duration {
+/// The timeout, or `None` when it is off: then the agreement is a blocking
+/// `MPI_Allreduce`, which in Open MPI costs about 8 µs less per call than the non-blocking
+/// one (measured: 10000 datasets with an attribute, 0.28 s against 0.36 s).
+fn timeout() -> Option<Duration> {
     let seconds = std::env::var(TIMEOUT_ENV)
         .ok()
         .and_then(|t| t.trim().parse::<f64>().ok())
-        .filter(|&s| s > 0.0 && s.is_finite())
+        .filter(|&s| s >= 0.0 && s.is_finite())
         .unwrap_or(DEFAULT_TIMEOUT_SECONDS);
-    Duration::from_secs_f64(seconds)
+    (seconds > 0.0).then(|| Duration::from_secs_f64(seconds))
 }
 
 /// `MPI_Iallreduce(MAX)` of `send`, waiting at most the timeout. A rank that never makes
@@ -119,6 +123,20 @@ fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result
         ));
     }
     let mut recv = vec![0u64; send.len()];
+    let Some(limit) = timeout() else {
+        // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid.
+        check("MPI_Allreduce", unsafe {
+            MPI_Allreduce(
+                send.as_ptr().cast(),
+                recv.as_mut_ptr().cast(),
+                send.len() as i32,
+                RSMPI_UINT64_T,
+                RSMPI_MAX,
+                comm.raw(),
+            )
+        })?;
+        return Ok(recv);
+    };
     // SAFETY: reading the MPI_REQUEST_NULL constant.
     let mut request: MPI_Request = unsafe { RSMPI_REQUEST_NULL };
     // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid;
@@ -134,7 +152,6 @@ fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result
             &mut request,
         )
     })?;
-    let limit = timeout();
     let start = Instant::now();
     loop {
         let mut done = 0;
