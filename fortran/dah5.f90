@@ -50,6 +50,7 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
   ! dah5_direct_open flag: an advisory fcntl lock around each write.
   integer(c_int32_t), parameter, public :: DAH5_DIRECT_LOCK = 32
+  integer(c_int32_t), parameter, public :: DAH5_NO_FILE_LOCKING = 64
   ! Element types.
   integer(c_int32_t), parameter, public :: DAH5_INT8 = 1
   integer(c_int32_t), parameter, public :: DAH5_INT16 = 2

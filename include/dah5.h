@@ -108,6 +108,12 @@
 #define DAH5_DIRECT_LOCK 32
 
 /**
+ * Flag of `dah5_direct_create` and `dah5_direct_open`: do not let HDF5 lock the file while
+ * it opens it (for file systems without flock, e.g. some NFS and Lustre mounts).
+ */
+#define DAH5_NO_FILE_LOCKING 64
+
+/**
  * File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
  */
 #define DAH5_ATOMIC 1
@@ -759,7 +765,8 @@ int32_t dah5_dataset_extend(struct dah5_dataset *dataset, uint32_t ndims, const 
  * Local, one process, no MPI needed (the coordinator, e.g. Julia's master process).
  *
  * @param flags    `DAH5_TRUNC` to replace an existing file (otherwise the dataset is added
- *                 to it, or to a new file), `| DAH5_ORDER_F` for column-major dims.
+ *                 to it, or to a new file), `| DAH5_ORDER_F` for column-major dims,
+ *                 `| DAH5_NO_FILE_LOCKING` where the file system has no flock.
  * @param nblocks  0, or the number of blocks in `offsets` and `counts` (nblocks × ndims
  *                 u64s each, in the same order as `dims`).
  *
@@ -788,7 +795,8 @@ int32_t dah5_direct_create(const char *path,
  * blocks concurrently.
  *
  * @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, `| DAH5_ORDER_F`,
- *               `| DAH5_DIRECT_LOCK` (an advisory fcntl lock around each write).
+ *               `| DAH5_DIRECT_LOCK` (an advisory fcntl lock around each write),
+ *               `| DAH5_NO_FILE_LOCKING` (HDF5 does not flock the file while it opens it).
  *
  * # Safety
  * Strings are NULL or NUL-terminated; `direct_out` is NULL or writable.

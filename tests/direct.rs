@@ -162,3 +162,39 @@ fn the_julia_addprocs_path_driven_from_python_writes_one_dataset_without_mpi() {
     assert!(out.contains("3 workers wrote (5, 7) without MPI"), "{out}");
     h5dump_header(&dir, "jd.h5");
 }
+
+#[test]
+fn a_file_another_process_has_locked_says_so_and_works_without_file_locking() {
+    let dir = scratch("direct_locked");
+    local_ok(
+        &direct(),
+        &["write", "l.h5", "u", "float64", "c", "1x1", "-", "4", "4"],
+        &dir,
+    );
+    // Another process holds the file locked, as HDF5 itself does while it writes a file.
+    let mut holder = std::process::Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "import fcntl, sys, time\n\
+             f = open('l.h5', 'rb+')\n\
+             fcntl.flock(f, fcntl.LOCK_EX)\n\
+             print('locked', flush=True)\n\
+             time.sleep(60)\n",
+        ])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "locked");
+    let result = std::panic::catch_unwind(|| local_ok(&direct(), &["locked", "l.h5"], &dir));
+    let _ = holder.kill();
+    let _ = holder.wait();
+    let out = result.expect("the locked-file checks");
+    assert!(out.contains("then without locking fine"), "{out}");
+}

@@ -35,6 +35,8 @@ pub struct DirectPlan {
     pub truncate: bool,
     /// The workers' blocks (offsets, counts), recorded as a block table, if given.
     pub blocks: Option<Blocks>,
+    /// Let HDF5 flock the file while it creates the dataset (its default).
+    pub locking: bool,
 }
 
 /// Create the dataset (one process; no MPI): contiguous, allocated now, never filled,
@@ -67,7 +69,11 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         })
         .transpose()?;
     let context = |e: Error| e.context(format_args!("path {:?}", plan.path));
-    let fapl = h5::plist::serial_file_access(DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)?;
+    let fapl = h5::plist::serial_file_access(
+        DEFAULT_ALIGNMENT_THRESHOLD,
+        DEFAULT_ALIGNMENT,
+        plan.locking,
+    )?;
     let exists = std::path::Path::new(&plan.path).exists();
     let file = if exists && !plan.truncate {
         h5::file::open(&plan.path, true, &fapl)
@@ -89,6 +95,15 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         table.write(&file, &plan.name, plan.order)?;
     }
     file.close()
+}
+
+/// The locks of a direct open.
+#[derive(Clone, Copy, Debug)]
+pub struct Locks {
+    /// HDF5 flocks the file while it reads where the data is (its default).
+    pub hdf5: bool,
+    /// An fcntl write lock around every write (the serialized mode).
+    pub writes: bool,
 }
 
 /// An open direct dataset: a plain file descriptor and where the data is.
@@ -123,10 +138,14 @@ impl Direct {
         name: &str,
         writable: bool,
         order: Order,
-        lock: bool,
+        locks: Locks,
     ) -> Result<Direct> {
         let context = |e: Error| e.context(format_args!("path {path:?}, dataset {name:?}"));
-        let fapl = h5::plist::serial_file_access(DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)?;
+        let fapl = h5::plist::serial_file_access(
+            DEFAULT_ALIGNMENT_THRESHOLD,
+            DEFAULT_ALIGNMENT,
+            locks.hdf5,
+        )?;
         let file = h5::file::open(path, false, &fapl).map_err(context)?;
         let dataset = h5::dataset::open(&file, name).map_err(context)?;
         let storage = h5::dataset::storage(&dataset).map_err(context)?;
@@ -164,7 +183,7 @@ impl Direct {
             storage_dims,
             order,
             writable,
-            lock,
+            lock: locks.writes,
         })
     }
 

@@ -58,6 +58,10 @@ pub const DAH5_DARRAY_PARTIAL: u32 = 0x100;
 /// file systems without coherent concurrent writes, e.g. NFS).
 pub const DAH5_DIRECT_LOCK: u32 = 0x20;
 
+/// Flag of `dah5_direct_create` and `dah5_direct_open`: do not let HDF5 lock the file while
+/// it opens it (for file systems without flock, e.g. some NFS and Lustre mounts).
+pub const DAH5_NO_FILE_LOCKING: u32 = 0x40;
+
 /// File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
 pub const DAH5_ATOMIC: u32 = 0x1;
 

@@ -4,12 +4,12 @@
 use std::ffi::{c_char, c_void};
 
 use crate::core::block::{Buffer, Direction};
-use crate::core::direct::{self, Direct, DirectPlan};
+use crate::core::direct::{self, Direct, DirectPlan, Locks};
 use crate::core::error::{Error, Result};
 use crate::core::shape::{Order, byte_len, check_ndims};
 use crate::ffi::consts::{
-    DAH5_DIRECT_LOCK, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC, check_known, dtype_code,
-    dtype_from_code,
+    DAH5_DIRECT_LOCK, DAH5_NO_FILE_LOCKING, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC,
+    check_known, dtype_code, dtype_from_code,
 };
 use crate::ffi::handles::registry;
 use crate::ffi::{args, boundary, dah5_direct, handle_ptr};
@@ -30,7 +30,8 @@ fn order(flags: u32) -> Order {
 /// Local, one process, no MPI needed (the coordinator, e.g. Julia's master process).
 ///
 /// @param flags    `DAH5_TRUNC` to replace an existing file (otherwise the dataset is added
-///                 to it, or to a new file), `| DAH5_ORDER_F` for column-major dims.
+///                 to it, or to a new file), `| DAH5_ORDER_F` for column-major dims,
+///                 `| DAH5_NO_FILE_LOCKING` where the file system has no flock.
 /// @param nblocks  0, or the number of blocks in `offsets` and `counts` (nblocks × ndims
 ///                 u64s each, in the same order as `dims`).
 ///
@@ -51,7 +52,11 @@ pub unsafe extern "C" fn dah5_direct_create(
     counts: *const u64,
 ) -> i32 {
     boundary("dah5_direct_create", || {
-        check_known(flags, DAH5_TRUNC | DAH5_ORDER_F, "flags")?;
+        check_known(
+            flags,
+            DAH5_TRUNC | DAH5_ORDER_F | DAH5_NO_FILE_LOCKING,
+            "flags",
+        )?;
         check_ndims(ndims as usize)?;
         let n = ndims as usize;
         // SAFETY: by this function's contract.
@@ -84,6 +89,7 @@ pub unsafe extern "C" fn dah5_direct_create(
             order: order(flags),
             truncate: flags & DAH5_TRUNC != 0,
             blocks,
+            locking: flags & DAH5_NO_FILE_LOCKING == 0,
         })
     })
 }
@@ -98,7 +104,8 @@ pub unsafe extern "C" fn dah5_direct_create(
 /// blocks concurrently.
 ///
 /// @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, `| DAH5_ORDER_F`,
-///               `| DAH5_DIRECT_LOCK` (an advisory fcntl lock around each write).
+///               `| DAH5_DIRECT_LOCK` (an advisory fcntl lock around each write),
+///               `| DAH5_NO_FILE_LOCKING` (HDF5 does not flock the file while it opens it).
 ///
 /// # Safety
 /// Strings are NULL or NUL-terminated; `direct_out` is NULL or writable.
@@ -113,7 +120,7 @@ pub unsafe extern "C" fn dah5_direct_open(
         args::out(direct_out, "direct_out")?;
         check_known(
             flags,
-            DAH5_RDONLY | DAH5_RDWR | DAH5_ORDER_F | DAH5_DIRECT_LOCK,
+            DAH5_RDONLY | DAH5_RDWR | DAH5_ORDER_F | DAH5_DIRECT_LOCK | DAH5_NO_FILE_LOCKING,
             "flags",
         )?;
         if flags & DAH5_RDONLY != 0 && flags & DAH5_RDWR != 0 {
@@ -122,8 +129,11 @@ pub unsafe extern "C" fn dah5_direct_open(
         // SAFETY: by this function's contract.
         let (path, name) = unsafe { (args::string(path, "path")?, args::string(name, "name")?) };
         let writable = flags & DAH5_RDWR != 0;
-        let lock = flags & DAH5_DIRECT_LOCK != 0;
-        let opened = Direct::open(path, name, writable, order(flags), lock)?;
+        let locks = Locks {
+            hdf5: flags & DAH5_NO_FILE_LOCKING == 0,
+            writes: flags & DAH5_DIRECT_LOCK != 0,
+        };
+        let opened = Direct::open(path, name, writable, order(flags), locks)?;
         let token = registry().insert_direct(opened);
         // SAFETY: checked non-NULL.
         unsafe { *direct_out = handle_ptr(token) };

@@ -36,6 +36,17 @@ pub fn take(what: &str) -> Error {
     if let Some(reason) = frames.iter().rev().find(|f| !f.description.is_empty()) {
         message.push_str(&format!(": {}", reason.description));
     }
+    if frames
+        .iter()
+        .any(|f| f.description.contains("unable to lock file"))
+    {
+        message.push_str(
+            "\nHDF5 could not lock the file: another process holds it open for writing, or \
+             the file system does not support flock (some NFS and Lustre mounts). For the \
+             latter, pass DAH5_NO_FILE_LOCKING (direct mode) or set \
+             HDF5_USE_FILE_LOCKING=FALSE.",
+        );
+    }
     message.push_str("\nHDF5 error stack:");
     for (n, f) in frames.iter().enumerate() {
         message.push_str(&format!(

@@ -10,7 +10,8 @@ use hdf5_sys::h5p::{
     H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
     H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_chunk, H5Pset_coll_metadata_write,
     H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio,
-    H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config, H5Pset_meta_block_size, H5Pset_shuffle,
+    H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
+    H5Pset_meta_block_size, H5Pset_shuffle,
 };
 use mpi_sys::MPI_Comm;
 
@@ -72,13 +73,20 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
 
 /// File access for one process without MPI (HDF5's default sec2 driver), with the same
 /// alignment as the parallel files, so the data lands where the MPI path would put it.
-pub fn serial_file_access(threshold: u64, alignment: u64) -> Result<Id> {
+/// `locking`: HDF5 flocks the file while it has it open (its default).
+pub fn serial_file_access(threshold: u64, alignment: u64, locking: bool) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
     // SAFETY: `p` is a file access list.
     call("H5Pset_alignment", || unsafe {
         H5Pset_alignment(p, threshold, alignment)
     })?;
+    if !locking {
+        // SAFETY: `p` is a file access list (HDF5 >= 1.10.7).
+        call("H5Pset_file_locking", || unsafe {
+            H5Pset_file_locking(p, 0, 1)
+        })?;
+    }
     Ok(fapl)
 }
 

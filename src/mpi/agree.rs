@@ -15,8 +15,8 @@
 use std::time::{Duration, Instant};
 
 use mpi_sys::{
-    MPI_Allreduce, MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL, RSMPI_STATUS_IGNORE,
-    RSMPI_UINT64_T,
+    MPI_Allreduce, MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL,
+    RSMPI_STATUS_IGNORE, RSMPI_UINT64_T,
 };
 
 use crate::core::digest::{Args, explain};

@@ -11,6 +11,9 @@
  *   direct read PATH DSET DTYPE ORDER NPROC
  *       NPROC children each read a row range of an existing dataset and check it
  *   direct refuse PATH               the datasets of tests/py/make_refused.py are refused
+ *   direct locked PATH               PATH is held locked (flock) by another process: adding a
+ *                                    dataset fails with a message on locking, and works
+ *                                    with DAH5_NO_FILE_LOCKING
  *
  * Data follows tests/c/pattern.h. One summary line on stdout; failures on stderr, exit 1.
  */
@@ -241,6 +244,22 @@ static int refuse_mode(char **argv)
     return 0;
 }
 
+static int locked_mode(char **argv)
+{
+    uint64_t dims[1] = {4};
+    int32_t status = dah5_direct_create(argv[2], "late", DAH5_FLOAT64, 1, dims, 0, 0, NULL, NULL);
+    if (status == DAH5_OK || !strstr(dah5_last_error_message(), "DAH5_NO_FILE_LOCKING"))
+        fprintf(stderr, "locked file: %s: %s\n", dah5_status_name(status), dah5_last_error_message()),
+            failures_g++;
+    ok(dah5_direct_create(argv[2], "late", DAH5_FLOAT64, 1, dims, DAH5_NO_FILE_LOCKING, 0, NULL, NULL),
+       "create without file locking");
+    dah5_direct *dd = NULL;
+    ok(dah5_direct_open(argv[2], "late", DAH5_RDWR | DAH5_NO_FILE_LOCKING, &dd), "open without locking");
+    dah5_direct_close(&dd);
+    printf("locked file: %s, then without locking fine\n", dah5_status_name(status));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 2 ? argv[1] : "";
@@ -250,6 +269,8 @@ int main(int argc, char **argv)
         read_mode(argv);
     else if (strcmp(mode, "refuse") == 0)
         refuse_mode(argv);
+    else if (strcmp(mode, "locked") == 0)
+        locked_mode(argv);
     else {
         fprintf(stderr, "usage: see the comment at the top of tests/c/direct.c\n");
         return 2;

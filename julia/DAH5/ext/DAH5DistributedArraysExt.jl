@@ -8,8 +8,8 @@ using DAH5
 using Distributed
 using DistributedArrays
 
-function write_local(path, name, d, lock)
-    file = DAH5.direct_open(path, name; write = true, lock)
+function write_local(path, name, d, lock, file_locking)
+    file = DAH5.direct_open(path, name; write = true, lock, file_locking)
     try
         DAH5.write_block(file, localpart(d), localindices(d))
         flush(file) # fsync: the master reports success only for data on storage
@@ -21,12 +21,13 @@ end
 
 function DAH5.write_darray(path::AbstractString, name::AbstractString, d::DArray;
                            mpi::Bool = false, truncate::Bool = true, lock::Bool = false,
-                           kwargs...)
+                           file_locking::Bool = true, kwargs...)
     mpi && return DAH5.mpi_write_darray(path, name, d; truncate, kwargs...)
     blocks = [d.indices[i] for i in eachindex(d.pids)]
-    DAH5.direct_create(path, name, eltype(d), size(d); truncate, blocks = vec(blocks))
+    DAH5.direct_create(path, name, eltype(d), size(d); truncate, blocks = vec(blocks),
+                       file_locking)
     @sync for p in procs(d)
-        @async remotecall_wait(write_local, p, path, name, d, lock)
+        @async remotecall_wait(write_local, p, path, name, d, lock, file_locking)
     end
     nothing
 end

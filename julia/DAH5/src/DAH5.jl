@@ -435,16 +435,20 @@ mutable struct Direct
     ptr::Ptr{dah5_direct}
 end
 
+no_file_locking(file_locking::Bool) = file_locking ? UInt32(0) : DAH5_NO_FILE_LOCKING
+
 """
-    direct_create(path, name, T, dims; truncate=true, blocks=nothing)
+    direct_create(path, name, T, dims; truncate=true, blocks=nothing, file_locking=true)
 
 Create (or add to `path`, without `truncate`) a dataset for direct mode, from one process,
 no MPI: contiguous, allocated, aligned. `blocks` (a vector of tuples of 1-based ranges, one
-per worker) is recorded as the block table.
+per worker) is recorded as the block table. `file_locking = false` where the file system
+has no flock (some NFS and Lustre mounts).
 """
 function direct_create(path::AbstractString, name::AbstractString, ::Type{T}, dims::Dims;
-                       truncate::Bool = true, blocks = nothing) where {T}
-    flags = DAH5_ORDER_F | (truncate ? DAH5_TRUNC : UInt32(0))
+                       truncate::Bool = true, blocks = nothing,
+                       file_locking::Bool = true) where {T}
+    flags = DAH5_ORDER_F | (truncate ? DAH5_TRUNC : UInt32(0)) | no_file_locking(file_locking)
     table = something(blocks, ())
     offsets = UInt64[]
     counts = UInt64[]
@@ -458,14 +462,16 @@ function direct_create(path::AbstractString, name::AbstractString, ::Type{T}, di
 end
 
 """
-    direct_open(path, name; write=false, lock=false) -> Direct
+    direct_open(path, name; write=false, lock=false, file_locking=true) -> Direct
 
 Open for direct transfers (any process, no MPI); `lock` takes an advisory fcntl lock
-around each write, for file systems without coherent concurrent writes.
+around each write, for file systems without coherent concurrent writes; `file_locking`
+as for `direct_create`.
 """
 function direct_open(path::AbstractString, name::AbstractString; write::Bool = false,
-                     lock::Bool = false)
-    flags = DAH5_ORDER_F | (write ? DAH5_RDWR : DAH5_RDONLY) | (lock ? DAH5_DIRECT_LOCK : UInt32(0))
+                     lock::Bool = false, file_locking::Bool = true)
+    flags = DAH5_ORDER_F | (write ? DAH5_RDWR : DAH5_RDONLY) |
+            (lock ? DAH5_DIRECT_LOCK : UInt32(0)) | no_file_locking(file_locking)
     out = Ref{Ptr{dah5_direct}}(C_NULL)
     check(dah5_direct_open(path, name, flags, out))
     Direct(out[])
@@ -524,7 +530,8 @@ function mpi_write_darray end
 function mpi_read_darray end
 
 """
-    write_darray(path, name, d::DArray; truncate=true, lock=false, mpi=false, comm=nothing)
+    write_darray(path, name, d::DArray; truncate=true, lock=false, file_locking=true,
+                 mpi=false, comm=nothing)
 
 Write the DArray `d` as one dataset, every worker its `localpart` at its `localindices`,
 all at once; the decomposition is recorded in the file. By default through direct mode,

@@ -27,6 +27,8 @@ const DAH5_ATOMIC = UInt32(1)
 
 # dah5_direct_open flag: an advisory fcntl lock around each write.
 const DAH5_DIRECT_LOCK = UInt32(32)
+# dah5_direct_create/open flag: HDF5 does not flock the file (file systems without flock).
+const DAH5_NO_FILE_LOCKING = UInt32(64)
 
 # Element types.
 const DAH5_INT8 = Int32(1)
