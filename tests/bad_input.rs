@@ -223,5 +223,14 @@ fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
         })
         .filter(|l| l.ends_with("then DAH5_ERR_COLLECTIVE_TIMEOUT at once"))
         .count();
-    assert!(reports >= 1, "{}\n{}", job.stdout, job.stderr);
+    assert_eq!(reports, 2, "{}\n{}", job.stdout, job.stderr);
+    // What was flushed before the timeout is still a valid file.
+    let out = python_inline(
+        "import h5py\n\
+         f = h5py.File('timeout.h5', 'r')\n\
+         assert 'x' not in f, list(f)\n\
+         print('readable')\n",
+        &dir,
+    );
+    assert!(out.contains("readable"), "{out}");
 }

@@ -166,7 +166,7 @@ pub fn explain(descriptions: &[String]) -> Option<String> {
 }
 
 /// "rank 3", "ranks 0-2, 5".
-fn rank_list(ranks: &[usize]) -> String {
+pub fn rank_list(ranks: &[usize]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < ranks.len() {

@@ -19,10 +19,10 @@ use mpi_sys::{
     RSMPI_STATUS_IGNORE, RSMPI_UINT64_T,
 };
 
-use crate::core::digest::{Args, explain};
+use crate::core::digest::{Args, explain, rank_list};
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::mpi::comm::Comm;
-use crate::mpi::{check, ensure_active};
+use crate::mpi::{check, ensure_active, roll_call};
 
 const HEADER: usize = 3;
 
@@ -94,6 +94,8 @@ pub fn agree(
 /// 0 turns the timeout off.
 pub const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
 const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
+/// How long the ranks that timed out listen for each other afterwards.
+const ROLL_CALL_GRACE: Duration = Duration::from_secs(5);
 
 /// The timeout, or `None` when it is off: then the agreement is a blocking
 /// `MPI_Allreduce`, which in Open MPI costs about 8 µs less per call than the non-blocking
@@ -166,18 +168,30 @@ fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result
             comm.mark_broken();
             std::mem::forget(send);
             std::mem::forget(recv);
-            return Err(Error::new(
-                ErrorKind::CollectiveTimeout,
-                format!(
-                    "{operation}: waited {:.0} s ({TIMEOUT_ENV}) for every rank of the file's \
-                     communicator to make this collective call, and not every rank did (a \
-                     rank skipped it, made another call, or is stuck). The communicator can \
-                     no longer be used: end the job (MPI_Abort)",
-                    limit.as_secs_f64()
-                ),
-            ));
+            return Err(timed_out(comm, operation, limit));
         }
     }
+}
+
+/// The error of a timed-out call, naming the ranks that never arrived (a roll call of the
+/// ranks that timed out, for up to [`ROLL_CALL_GRACE`] more).
+fn timed_out(comm: &Comm, operation: &str, limit: Duration) -> Error {
+    let who = match roll_call::absent_ranks(comm, limit.min(ROLL_CALL_GRACE)) {
+        Ok(absent) if absent.is_empty() => {
+            "every rank answered the roll call after it, so one arrived late".to_string()
+        }
+        Ok(absent) => format!("{} never arrived", rank_list(&absent)),
+        Err(e) => format!("the roll call after it failed: {}", e.message),
+    };
+    Error::new(
+        ErrorKind::CollectiveTimeout,
+        format!(
+            "{operation}: waited {:.0} s ({TIMEOUT_ENV}) for every rank of the file's \
+             communicator to make this collective call: {who} (it skipped the call or is \
+             stuck). The communicator can no longer be used: end the job (MPI_Abort)",
+            limit.as_secs_f64()
+        ),
+    )
 }
 
 /// A rank's failure as a nonzero word whose maximum over ranks is the lowest failing rank.

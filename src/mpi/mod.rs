@@ -6,6 +6,7 @@ pub mod comm;
 pub mod finalize;
 pub mod foreign;
 pub mod info;
+pub mod roll_call;
 
 use std::ffi::{CStr, c_char, c_int};
 

@@ -152,6 +152,17 @@ int main(int argc, char **argv)
                "dims differ: rank", "dims differ");
     expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, their, NULL, &ds), DAH5_ERR_COLLECTIVE_MISMATCH,
                "rank 1 (16, 4)", "the message names the ranks and their dims");
+    expect_all(dah5_dataset_create(file, "x", rank == 1 ? DAH5_INT32 : DAH5_FLOAT64, 2, dims, NULL, &ds),
+               DAH5_ERR_COLLECTIVE_MISMATCH, "dtype differs: rank", "dtypes differ");
+    expect_all(dah5_dataset_create(file, rank == 1 ? "y" : "x", DAH5_FLOAT64, 2, dims, NULL, &ds),
+               DAH5_ERR_COLLECTIVE_MISMATCH, "name differs: rank", "names differ");
+    dah5_dataset_options chunked;
+    ok(dah5_dataset_options_default(&chunked), "dataset options default");
+    chunked.chunk_ndims = 2;
+    chunked.chunk[0] = rank == 1 ? 3 : 2;
+    chunked.chunk[1] = 4;
+    expect_all(dah5_dataset_create(file, "x", DAH5_FLOAT64, 2, dims, &chunked, &ds),
+               DAH5_ERR_COLLECTIVE_MISMATCH, "(2, 4), rank 1 (3, 4)", "chunking differs");
     if (ds != NULL) {
         fprintf(stderr, "rank %d: FAIL dataset_out written on failure\n", rank);
         failures++;
