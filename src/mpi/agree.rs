@@ -25,6 +25,10 @@ use crate::mpi::comm::Comm;
 use crate::mpi::{check, ensure_active, roll_call};
 
 const HEADER: usize = 3;
+/// Every reduction has the same length, whatever the call: ranks in two different calls
+/// (one with an extra value, one without) must still make matching reductions, which MPI
+/// requires, so that the digests can tell them apart.
+const MAX_EXTRA: usize = 1;
 
 /// Agree on `operation`: `local` is this rank's arguments that must match, or its local
 /// error. Returns the element-wise maximum of `extra` over all ranks.
@@ -35,7 +39,11 @@ pub fn agree(
     extra: &[u64],
 ) -> Result<Vec<u64>> {
     ensure_active()?;
-    let mut send = Vec::with_capacity(HEADER + extra.len());
+    assert!(
+        extra.len() <= MAX_EXTRA,
+        "agree: at most {MAX_EXTRA} extra values"
+    );
+    let mut send = Vec::with_capacity(HEADER + MAX_EXTRA);
     match &local {
         Ok(args) => {
             let digest = args.digest();
@@ -44,6 +52,7 @@ pub fn agree(
         Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
     }
     send.extend_from_slice(extra);
+    send.resize(HEADER + MAX_EXTRA, 0);
     let mut recv = reduce_within_timeout(comm, operation, send)?;
 
     if recv[2] != 0 {
@@ -87,6 +96,7 @@ pub fn agree(
             ),
         ));
     }
+    recv.truncate(HEADER + extra.len());
     Ok(recv.split_off(HEADER))
 }
 

@@ -203,6 +203,11 @@ int main(int argc, char **argv)
     expect(dah5_write_block(ds, off, cnt, 0, row, 0), DAH5_ERR_INVALID_ARGUMENT, "mem_dtype = 0", "dtype 0");
     expect(dah5_write_block(ds, off, cnt, DAH5_COMPLEX128, row, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH, "cannot be converted", "complex to float");
     expect(dah5_write_block(ds, off, cnt, DAH5_FLOAT64, row, 0x40), DAH5_ERR_INVALID_ARGUMENT, "xfer_flags = 0x40", "unknown xfer flag");
+    /* A collective transfer (its agreement carries an extra value) against a flush: the
+     * reductions still match, and both calls fail everywhere. */
+    expect_all(rank == 0 ? dah5_file_flush(file) : dah5_write_block(ds, off, cnt, DAH5_FLOAT64, row, DAH5_COLLECTIVE),
+               DAH5_ERR_COLLECTIVE_MISMATCH, "different collective calls: rank 0 dah5_file_flush, rank",
+               "a collective transfer on some ranks, a flush on rank 0");
     /* Collective with one bad rank: every rank fails, nothing moves. */
     expect_all(dah5_write_block(ds, rank == 1 ? oob : off, cnt, DAH5_FLOAT64, row, DAH5_COLLECTIVE),
                DAH5_ERR_OUT_OF_BOUNDS, rank == 1 ? "dims[1] = 4" : "rank 1 rejected", "collective, rank 1 out of bounds");
