@@ -234,3 +234,51 @@ fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
     );
     assert!(out.contains("readable"), "{out}");
 }
+
+/// Wait until `path` exists (the writer job's pause), at most 60 s.
+fn wait_for(path: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_file_being_written_reads_as_of_its_last_flush() {
+    let exe = build_c(&["tests/c/being_written.c"], "being_written");
+    let dir = scratch("being_written");
+    let writer = {
+        let (exe, dir) = (exe.clone(), dir.clone());
+        std::thread::spawn(move || mpiexec(2, &exe, &["."], &[], &dir))
+    };
+    // h5py, a reader in another process, while the job has the file open for writing.
+    let read = |pause: u32| {
+        wait_for(&dir.join(format!("ready{pause}")));
+        let out = std::panic::catch_unwind(|| {
+            python_inline(
+                "import h5py, numpy as np\n\
+                 f = h5py.File('written.h5', 'r')\n\
+                 assert (f['first'][()] == np.arange(2000)).all()\n\
+                 print('second:', 'complete' if 'second' in f and \
+                 (f['second'][()] == np.arange(2000)).all() else 'absent' if 'second' not in f \
+                 else 'partial')\n",
+                &dir,
+            )
+        });
+        std::fs::write(dir.join(format!("go{pause}")), b"").unwrap();
+        out.unwrap_or_else(|e| std::panic::resume_unwind(e))
+    };
+    let before = read(1);
+    let after = read(2);
+    let job = writer.join().unwrap();
+    assert!(job.success, "{}\n{}", job.stdout, job.stderr);
+    // Before the flush the reader sees the file as of the last flush: the flushed dataset
+    // whole, the unflushed one not at all (its metadata is still in the writers' caches).
+    assert!(before.contains("second: absent"), "{before}");
+    assert!(after.contains("second: complete"), "{after}");
+}
