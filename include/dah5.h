@@ -74,8 +74,11 @@
 #define DAH5_COLLECTIVE 1
 
 /**
- * Transfer flag: let HDF5 convert between the memory dtype and the dataset's dtype (values
- * that do not fit are clamped). Without it differing dtypes are `DAH5_ERR_TYPE_MISMATCH`.
+ * Transfer flag: let HDF5 convert between the memory dtype and the dataset's dtype. A value
+ * that does not fit (1e10 into int32, -1 into uint8, NaN into an integer) is
+ * `DAH5_ERR_TYPE_MISMATCH`, never clamped: a write is refused before anything is written,
+ * a read stops. Fractions are dropped toward zero, as in a C cast. Without the flag
+ * differing dtypes are `DAH5_ERR_TYPE_MISMATCH`.
  */
 #define DAH5_CONVERT 2
 
@@ -520,7 +523,8 @@ int32_t dah5_attr_read_string(const struct dah5_file *file,
  * @param offset      ndims start indices (0-based), in the file handle's order.
  * @param count       ndims extents; any zero means an empty block (always legal).
  * @param mem_dtype   the type of the elements in `buf`. It must equal the dataset's dtype
- *                    unless `DAH5_CONVERT` is given (then HDF5 converts and clamps).
+ *                    unless `DAH5_CONVERT` is given (then HDF5 converts; a value that
+ *                    does not fit is `DAH5_ERR_TYPE_MISMATCH` and nothing is written).
  * @param buf         the block, contiguous, in the handle's order (row-major for C order,
  *                    column-major with `DAH5_ORDER_F`).
  * @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.

@@ -65,7 +65,7 @@ fn files_left_open_at_mpi_finalize_are_closed_there_and_complete() {
 /// is impossible.
 fn mount_small_tmpfs(dir: &std::path::Path) -> bool {
     let status = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
+        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
         .arg(dir)
         .status();
     let mounted = status.is_ok_and(|s| s.success());
@@ -87,16 +87,26 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
         return;
     }
     let job = mpiexec(2, &exe, &["disk/full.h5"], &[], &dir);
-    let out = python_inline(
-        "import h5py, numpy as np\n\
+    let out = std::panic::catch_unwind(|| {
+        python_inline(
+            "import h5py, numpy as np\n\
          f = h5py.File('disk/full.h5', 'r')\n\
          assert 'big' not in f and (f['fits'][()] == np.arange(2 << 14)).all()\n\
+         assert 'second' not in f and (f['first'][()] == np.arange(2 << 17)).all()\n\
          print('readable')\n",
-        &dir,
-    );
+            &dir,
+        )
+    });
     let _ = std::process::Command::new("umount").arg(&disk).status();
+    let out = out.unwrap_or_else(|e| std::panic::resume_unwind(e));
     assert!(
-        job.success && job.stdout.matches("big dataset DAH5_ERR_NO_SPACE").count() == 2,
+        job.success
+            && job.stdout.matches("big dataset DAH5_ERR_NO_SPACE").count() == 2
+            && job
+                .stdout
+                .matches("second dataset DAH5_ERR_NO_SPACE")
+                .count()
+                == 2,
         "{}\n{}",
         job.stdout,
         job.stderr

@@ -1,5 +1,6 @@
 //! Moving one rank's block between its buffer and the dataset.
 
+use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::digest::Args;
 use crate::core::dtype::{Class, Dtype};
@@ -40,8 +41,8 @@ pub struct BlockRequest<'a> {
     pub offset: Vec<u64>,
     pub count: Vec<u64>,
     pub mem_dtype: Dtype,
-    /// Let HDF5 convert between `mem_dtype` and the dataset's dtype (it clamps values
-    /// that do not fit). Without it, differing dtypes are an error.
+    /// Let HDF5 convert between `mem_dtype` and the dataset's dtype (values that do not
+    /// fit are refused, see `core::convert`). Without it, differing dtypes are an error.
     pub convert: bool,
     pub buffer: Buffer<'a>,
 }
@@ -106,7 +107,7 @@ impl Dataset {
                 ErrorKind::TypeMismatch,
                 format!(
                     "mem_dtype {} differs from the dtype {} of dataset {:?}; pass DAH5_CONVERT \
-                     to let HDF5 convert (it clamps values that do not fit)",
+                     to let HDF5 convert (values that do not fit are refused)",
                     mem.name(),
                     stored.name(),
                     self.name()
@@ -136,6 +137,9 @@ impl Dataset {
             return Err(Error::invalid(format!(
                 "buf holds {actual} bytes but the block needs {expected}"
             )));
+        }
+        if let (Buffer::Source(bytes), true) = (&request.buffer, mem != stored) {
+            convert::check_values_fit(mem, stored, bytes, self.name())?;
         }
         let order = self.file.order;
         let pieces = split::plan(
@@ -193,6 +197,17 @@ impl Dataset {
         let mem_type = h5::types::native(plan.mem_dtype)?;
         let file_space = h5::dataset::space(&self.id)?;
         let dxpl = h5::plist::transfer(collective)?;
+        // Writes were checked value by value (`plan`); a read that converts stops at a
+        // stored value that the memory type cannot hold.
+        let stored = self.dtype();
+        let refusing = matches!(plan.buffer, Buffer::Sink(_)) && plan.mem_dtype != stored;
+        if refusing {
+            let into_integer = matches!(
+                plan.mem_dtype.class(),
+                Class::SignedInt | Class::UnsignedInt
+            );
+            h5::plist::refuse_out_of_range(&dxpl, into_integer)?;
+        }
         let mut first_error = None;
         for call in 0..calls {
             let piece = plan.pieces.get(call);
@@ -228,12 +243,24 @@ impl Dataset {
                 }
             })();
             if let Err(e) = result {
-                if !collective {
-                    return Err(e);
-                }
                 first_error.get_or_insert(e);
+                if !collective {
+                    break;
+                }
             }
         }
-        first_error.map_or(Ok(()), Err)
+        match first_error {
+            Some(_) if refusing && h5::plist::conversion_refused() => Err(Error::new(
+                ErrorKind::TypeMismatch,
+                format!(
+                    "dataset {:?} holds a value that does not fit mem_dtype {}: HDF5 would \
+                     clamp it, so the read stopped (buf is partly filled)",
+                    self.name(),
+                    plan.mem_dtype.name()
+                ),
+            )),
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }

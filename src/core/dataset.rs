@@ -173,6 +173,17 @@ impl File {
         let lcpl = &self.lists.lcpl;
         let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, lcpl, dcpl)
             .map_err(|e| e.context(format_args!("dataset {:?}", request.name)))?;
+        let bytes = element_count(&storage_dims).unwrap_or(0) * request.dtype.size() as u64;
+        let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
+        if let Err(e) = reserve
+            .then(|| self.reserve(&id, &request.name, bytes))
+            .transpose()
+        {
+            // Every rank got the error: take the dataset out again, the same on all.
+            id.close()?;
+            h5::dataset::unlink(&self.id, &request.name)?;
+            return Err(e);
+        }
         Ok(Dataset {
             file: self.shared.clone(),
             id,
@@ -183,6 +194,34 @@ impl File {
             filtered: layout.filtered(),
             blocks: None,
         })
+    }
+
+    /// Reserve the file system space of a new contiguous dataset (collective): rank 0
+    /// reserves its byte range, and every rank learns whether that worked.
+    fn reserve(&self, id: &h5::id::Id, name: &str, bytes: u64) -> Result<()> {
+        let op = "dah5_dataset_create";
+        let comm = &self.shared.comm;
+        let reserved = match (comm.rank(), h5::dataset::storage(id)?.offset) {
+            (0, Some(offset)) => space::reserve(&self.shared.path, name, offset, bytes),
+            _ => Ok(()),
+        };
+        let args = reserved
+            .as_ref()
+            .map(|_| Args::of(op).text("reserve", name));
+        agree(comm, op, args, &[])
+            .map(|_| ())
+            .map_err(|e| match reserved {
+                Err(own) => own,
+                Ok(()) if e.kind == ErrorKind::NoSpace => Error::new(
+                    ErrorKind::NoSpace,
+                    format!(
+                        "dataset {name:?} needs {bytes} bytes but the file system of {:?} cannot \
+                     hold them (rank 0 could not reserve them); the dataset was not created",
+                        self.shared.path
+                    ),
+                ),
+                Ok(()) => e,
+            })
     }
 
     /// Open an existing dataset (collective).

@@ -19,6 +19,7 @@ use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{DEFAULT_ALIGNMENT, DEFAULT_ALIGNMENT_THRESHOLD};
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, element_count};
+use crate::core::space;
 use crate::h5;
 
 /// Blocks as (offsets, counts), one row of ndims values per block.
@@ -45,7 +46,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
     let storage_dims = plan.order.to_storage(&plan.dims);
     check_dims(&storage_dims, plan.dtype.size())?;
     let bytes = element_count(&storage_dims).unwrap_or(0) * plan.dtype.size() as u64;
-    crate::core::space::check_room(&plan.path, &plan.name, bytes)?;
+    space::check_room(&plan.path, &plan.name, bytes)?;
     let table = plan
         .blocks
         .map(|(offsets, counts)| {
@@ -90,7 +91,16 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         &h5::plist::dataset_create(&Layout::contiguous(), false)?,
     )
     .map_err(|e| e.context(format_args!("dataset {:?}", plan.name)))?;
+    let offset = h5::dataset::storage(&dataset)?.offset;
     dataset.close()?;
+    if let (Some(offset), true) = (offset, space::worth_reserving(bytes)) {
+        // The workers' pwrites then cannot run out of space (see space::reserve).
+        if let Err(e) = space::reserve(&plan.path, &plan.name, offset, bytes) {
+            h5::dataset::unlink(&file, &plan.name)?;
+            file.close()?;
+            return Err(e);
+        }
+    }
     if let Some(table) = table {
         table.write(&file, &plan.name, plan.order)?;
     }

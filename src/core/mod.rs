@@ -3,6 +3,7 @@
 
 pub mod attr;
 pub mod block;
+pub mod convert;
 pub mod darray;
 pub mod dataset;
 pub mod digest;

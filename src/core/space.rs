@@ -55,6 +55,42 @@ pub fn check_room(path: &str, name: &str, bytes: u64) -> Result<()> {
     }
 }
 
+/// Whether a dataset of `bytes` gets its space reserved at create (see [`reserve`]).
+pub fn worth_reserving(bytes: u64) -> bool {
+    bytes >= CHECKED_SIZE
+}
+
+/// Reserve the file system blocks for `len` bytes at `offset` of the file `path`
+/// (`fallocate`), so that writing them later cannot run out of space. statvfs alone is not
+/// enough: an allocated dataset takes no blocks until it is written, so several datasets
+/// created before any is written all pass the free-space check, and the writes then fail
+/// (Open MPI's ompio only prints the ENOSPC) and the collective close hangs. Where the file
+/// system cannot reserve (EOPNOTSUPP, e.g. NFSv3), nothing is reserved and `Ok` returned.
+pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
+    let c_path = CString::new(path).map_err(|_| Error::invalid("path contains a NUL byte"))?;
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Ok(());
+    }
+    // SAFETY: `fd` is open for writing; offsets were checked against i64 by the caller's
+    // dims checks (a dataset's bytes fit in a u64 far below i64::MAX on any real disk).
+    let result = unsafe { libc::fallocate(fd, 0, offset as libc::off_t, len as libc::off_t) };
+    let errno = std::io::Error::last_os_error();
+    // SAFETY: `fd` is ours, closed once.
+    unsafe { libc::close(fd) };
+    match errno.raw_os_error() {
+        Some(libc::ENOSPC | libc::EDQUOT) if result != 0 => Err(Error::new(
+            ErrorKind::NoSpace,
+            format!(
+                "dataset {name:?} needs {len} bytes but the file system of {path:?} cannot \
+                 hold them (fallocate: {errno}); the dataset was not created"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A failed write or flush, as `DAH5_ERR_NO_SPACE` when the file system of `path` is full.
 pub fn classify(error: Error, path: &str) -> Error {
     let full = free_bytes(path).is_some_and(|free| free < METADATA_MARGIN);

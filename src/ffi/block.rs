@@ -69,7 +69,8 @@ unsafe fn transfer<'a>(
 /// @param offset      ndims start indices (0-based), in the file handle's order.
 /// @param count       ndims extents; any zero means an empty block (always legal).
 /// @param mem_dtype   the type of the elements in `buf`. It must equal the dataset's dtype
-///                    unless `DAH5_CONVERT` is given (then HDF5 converts and clamps).
+///                    unless `DAH5_CONVERT` is given (then HDF5 converts; a value that
+///                    does not fit is `DAH5_ERR_TYPE_MISMATCH` and nothing is written).
 /// @param buf         the block, contiguous, in the handle's order (row-major for C order,
 ///                    column-major with `DAH5_ORDER_F`).
 /// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.

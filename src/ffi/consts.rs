@@ -37,8 +37,11 @@ pub const DAH5_INDEPENDENT: u32 = 0x0;
 /// Transfer flag: collective transfer; every rank of the file calls, ranks with nothing to
 /// move pass a zero count.
 pub const DAH5_COLLECTIVE: u32 = 0x1;
-/// Transfer flag: let HDF5 convert between the memory dtype and the dataset's dtype (values
-/// that do not fit are clamped). Without it differing dtypes are `DAH5_ERR_TYPE_MISMATCH`.
+/// Transfer flag: let HDF5 convert between the memory dtype and the dataset's dtype. A value
+/// that does not fit (1e10 into int32, -1 into uint8, NaN into an integer) is
+/// `DAH5_ERR_TYPE_MISMATCH`, never clamped: a write is refused before anything is written,
+/// a read stops. Fractions are dropped toward zero, as in a C cast. Without the flag
+/// differing dtypes are `DAH5_ERR_TYPE_MISMATCH`.
 pub const DAH5_CONVERT: u32 = 0x2;
 
 /// Dataset option flag: fill the dataset with zeros when it is created (costs a full write).

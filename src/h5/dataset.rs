@@ -4,6 +4,7 @@ use hdf5_sys::h5d::{
     H5D_CONTIGUOUS, H5D_LAYOUT_ERROR, H5Dclose, H5Dcreate2, H5Dget_create_plist, H5Dget_offset,
     H5Dget_space, H5Dget_type, H5Dopen2, H5Dread, H5Dset_extent, H5Dwrite,
 };
+use hdf5_sys::h5l::H5Ldelete;
 use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_external_count, H5Pget_layout};
 use hdf5_sys::h5s::H5Sclose;
 use hdf5_sys::h5t::H5Tclose;
@@ -33,6 +34,17 @@ pub fn create(
     Id::create("H5Dcreate2", H5Dclose, || unsafe {
         H5Dcreate2(f, c_name.as_ptr(), t, s, l, d, H5P_DEFAULT)
     })
+}
+
+/// Remove the link `name` (collective in a parallel file: every rank, the same name).
+pub fn unlink(file: &Id, name: &str) -> Result<()> {
+    let c_name = c_string(name)?;
+    let f = file.raw();
+    // SAFETY: `f` is an open file; the name is NUL-terminated.
+    call("H5Ldelete", || unsafe {
+        H5Ldelete(f, c_name.as_ptr(), H5P_DEFAULT)
+    })
+    .map(|_| ())
 }
 
 /// Open the existing dataset `name`, collective.

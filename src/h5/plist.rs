@@ -4,6 +4,7 @@ use hdf5_sys::h5ac::{H5AC__CURR_CACHE_CONFIG_VERSION, H5AC_cache_config_t};
 use hdf5_sys::h5d::{
     H5D_ALLOC_TIME_EARLY, H5D_CONTIGUOUS, H5D_FILL_TIME_ALLOC, H5D_FILL_TIME_NEVER,
 };
+use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDENT};
 use hdf5_sys::h5p::{
     H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_CLS_LINK_ACCESS,
@@ -11,9 +12,11 @@ use hdf5_sys::h5p::{
     H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_chunk, H5Pset_coll_metadata_write,
     H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio,
     H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
-    H5Pset_meta_block_size, H5Pset_shuffle,
+    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
 };
+use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
+use std::ffi::c_void;
 
 use crate::core::error::Result;
 use crate::core::file::Tuning;
@@ -195,6 +198,61 @@ pub fn link_create() -> Result<Id> {
         H5Pset_create_intermediate_group(p, 1)
     })?;
     Ok(lcpl)
+}
+
+thread_local! {
+    /// Set by [`refuse`] when it stops a conversion; read by [`conversion_refused`].
+    static REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// HDF5's conversion exception callback: stop at a value the destination cannot hold
+/// (instead of clamping it). Infinities and NaN stop only on their way into an integer;
+/// `into_integer` is a flag carried in the user-data pointer, never dereferenced.
+extern "C" fn refuse(
+    except: H5T_conv_except_t,
+    _src: hid_t,
+    _dst: hid_t,
+    _src_buf: *mut c_void,
+    _dst_buf: *mut c_void,
+    into_integer: *mut c_void,
+) -> H5T_conv_ret_t {
+    use H5T_conv_except_t::*;
+    let stop = match except {
+        H5T_CONV_EXCEPT_RANGE_HI | H5T_CONV_EXCEPT_RANGE_LOW => true,
+        H5T_CONV_EXCEPT_PINF | H5T_CONV_EXCEPT_NINF | H5T_CONV_EXCEPT_NAN => {
+            !into_integer.is_null()
+        }
+        H5T_CONV_EXCEPT_PRECISION | H5T_CONV_EXCEPT_TRUNCATE => false,
+    };
+    if stop {
+        REFUSED.with(|r| r.set(true));
+        H5T_conv_ret_t::H5T_CONV_ABORT
+    } else {
+        H5T_conv_ret_t::H5T_CONV_UNHANDLED
+    }
+}
+
+/// Make the conversions of transfers with `dxpl` fail at a value that does not fit
+/// (`into_integer`: the destination is an integer type). See `core::convert`.
+pub fn refuse_out_of_range(dxpl: &Id, into_integer: bool) -> Result<()> {
+    let p = dxpl.raw();
+    let flag = if into_integer {
+        std::ptr::NonNull::<c_void>::dangling().as_ptr()
+    } else {
+        std::ptr::null_mut()
+    };
+    REFUSED.with(|r| r.set(false));
+    // SAFETY: `p` is a transfer list; `refuse` never dereferences its user data.
+    call("H5Pset_type_conv_cb", || unsafe {
+        H5Pset_type_conv_cb(p, Some(refuse), flag)
+    })
+    .map(|_| ())
+}
+
+/// Whether [`refuse`] stopped a conversion on this thread since the last
+/// [`refuse_out_of_range`].
+pub fn conversion_refused() -> bool {
+    REFUSED.with(|r| r.get())
 }
 
 /// Data transfer: independent or collective MPI-IO.

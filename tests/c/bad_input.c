@@ -228,6 +228,36 @@ int main(int argc, char **argv)
     uint64_t zero[2] = {6, 0}, none[2] = {0, 4};
     ok(dah5_write_block(ds, zero, none, DAH5_FLOAT64, NULL, 0), "empty block at the end, NULL buf");
 
+    /* ---- values that do not fit: refused, never clamped ---- */
+    {
+        dah5_dataset *ints = NULL, *wide = NULL;
+        uint64_t n[1] = {(uint64_t)size}, me[1] = {(uint64_t)rank}, one[1] = {1};
+        ok(dah5_dataset_create(file, "ints", DAH5_INT32, 1, n, NULL, &ints), "create ints");
+        ok(dah5_dataset_create(file, "wide", DAH5_FLOAT64, 1, n, NULL, &wide), "create wide");
+        double seven = 7.9, huge = 3e10, nan = 0.0 / 0.0;
+        ok(dah5_write_block(ints, me, one, DAH5_FLOAT64, &seven, DAH5_CONVERT), "7.9 into int32");
+        expect(dah5_write_block(ints, me, one, DAH5_FLOAT64, &huge, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH,
+               "element 0 of buf (3e10) does not fit the dtype DAH5_INT32", "3e10 into int32");
+        expect(dah5_write_block(ints, me, one, DAH5_FLOAT64, &nan, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH,
+               "does not fit", "NaN into int32");
+        expect_all(dah5_write_block(ints, me, one, DAH5_FLOAT64, rank == 1 ? &huge : &seven, DAH5_COLLECTIVE | DAH5_CONVERT),
+                   DAH5_ERR_TYPE_MISMATCH, rank == 1 ? "(3e10)" : "rank 1 rejected", "collective, 3e10 on rank 1");
+        int32_t back = 0;
+        ok(dah5_read_block(ints, me, one, DAH5_INT32, &back, 0), "read ints");
+        checks++;
+        if (back != 7) {
+            fprintf(stderr, "rank %d: FAIL a refused write changed the value: %d\n", rank, back);
+            failures++;
+        }
+        ok(dah5_write_block(wide, me, one, DAH5_FLOAT64, &huge, 0), "write 3e10");
+        expect(dah5_read_block(wide, me, one, DAH5_INT32, &back, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH,
+               "holds a value that does not fit mem_dtype DAH5_INT32", "read 3e10 into int32");
+        float narrow = 0;
+        ok(dah5_read_block(wide, me, one, DAH5_FLOAT32, &narrow, DAH5_CONVERT), "3e10 into float32 fits");
+        ok(dah5_dataset_close(&ints), "close ints");
+        ok(dah5_dataset_close(&wide), "close wide");
+    }
+
     /* ---- last error ---- */
     expect(dah5_write_block(ds, oob, cnt, DAH5_FLOAT64, row, 0), DAH5_ERR_OUT_OF_BOUNDS, "dah5_write_block (rank", "message names function and rank");
     char small[8];

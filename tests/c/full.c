@@ -1,7 +1,10 @@
 /*
- * full.c: a file system with 2 MiB free (a tmpfs tests/bad_input.rs mounts). A 4 MiB dataset
- * is refused with DAH5_ERR_NO_SPACE on every rank before anything is written; one that fits
- * is written and closed normally.
+ * full.c: a file system with 4 MiB free (a tmpfs tests/bad_input.rs mounts). An 8 MiB dataset
+ * is refused with DAH5_ERR_NO_SPACE on every rank before anything is written; a small one
+ * that fits is written. Then two 2 MiB datasets are created before either is written: the
+ * first reserves its space, so the second is refused (without the reservation both were
+ * created, the writes ran out of space and the close hung). The first is written and the
+ * file closes normally.
  *
  *   mpiexec -n 2 ./full DIR/full.h5
  */
@@ -25,7 +28,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", dah5_last_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    uint64_t big[1] = {4 << 17}; /* 4 MiB of float64 */
+    uint64_t big[1] = {8 << 17}; /* 8 MiB of float64 */
     int32_t status = dah5_dataset_create(file, "big", DAH5_FLOAT64, 1, big, NULL, &dset);
     if (status != DAH5_ERR_NO_SPACE || !strstr(dah5_last_error_message(), "bytes free (statvfs)")) {
         fprintf(stderr, "rank %d: big dataset: %s: %s\n", rank, dah5_status_name(status), dah5_last_error_message());
@@ -36,11 +39,32 @@ int main(int argc, char **argv)
     for (uint64_t i = 0; i < n; i++)
         block[i] = (double)(offset[0] + i);
     if (dah5_dataset_create(file, "fits", DAH5_FLOAT64, 1, dims, NULL, &dset) != DAH5_OK ||
-        dah5_write_block(dset, offset, count, DAH5_FLOAT64, block, 0) != DAH5_OK ||
-        dah5_file_close(&file) != DAH5_OK) {
+        dah5_write_block(dset, offset, count, DAH5_FLOAT64, block, 0) != DAH5_OK) {
         fprintf(stderr, "rank %d: %s\n", rank, dah5_last_error_message());
         failures++;
     }
+    uint64_t half[1] = {2 << 17}; /* 2 MiB of float64 each */
+    dah5_dataset *first = NULL, *second = NULL;
+    if (dah5_dataset_create(file, "first", DAH5_FLOAT64, 1, half, NULL, &first) != DAH5_OK) {
+        fprintf(stderr, "rank %d: first: %s\n", rank, dah5_last_error_message());
+        failures++;
+    }
+    int32_t refused = dah5_dataset_create(file, "second", DAH5_FLOAT64, 1, half, NULL, &second);
+    if (refused != DAH5_ERR_NO_SPACE) {
+        fprintf(stderr, "rank %d: second: %s: %s\n", rank, dah5_status_name(refused), dah5_last_error_message());
+        failures++;
+    }
+    uint64_t share = half[0] / (uint64_t)size, at[1] = {share * (uint64_t)rank}, part[1] = {share};
+    double *piece = calloc(share, sizeof *piece);
+    for (uint64_t i = 0; i < share; i++)
+        piece[i] = (double)(at[0] + i);
+    if (dah5_write_block(first, at, part, DAH5_FLOAT64, piece, 0) != DAH5_OK || dah5_file_close(&file) != DAH5_OK) {
+        fprintf(stderr, "rank %d: %s\n", rank, dah5_last_error_message());
+        failures++;
+    }
+    free(piece);
+    free(block);
+    printf("rank %d: second dataset %s\n", rank, dah5_status_name(refused));
     printf("rank %d: big dataset %s\n", rank, dah5_status_name(status));
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
