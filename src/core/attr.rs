@@ -100,7 +100,9 @@ impl File {
                     format!("the file {:?} was opened read-only", self.shared.path),
                 ));
             }
-            Ok((at.check()?, value))
+            let at = at.check()?;
+            self.claim_room(&at.describe(), 0)?;
+            Ok((at, value))
         });
         let args = request.as_ref().map(|(at, value)| {
             let args = Args::of(op)
@@ -116,8 +118,10 @@ impl File {
         });
         agree(&self.shared.comm, op, args, &[])?;
         let (at, value) = request?;
-        write_value(&self.place(&at), &value)
-            .map_err(|e| e.context(format_args!("{}", at.describe())))
+        write_value(&self.place(&at), &value).map_err(|e| {
+            self.shared
+                .metadata_failure(e.context(format_args!("{}", at.describe())))
+        })
     }
 
     fn open_attr(&self, at: &AttrName) -> Result<(h5::attr::Opened, AttrInfo)> {

@@ -130,7 +130,7 @@ impl File {
         check_dims(&request.dims, request.dtype.size())?;
         self.layout_of(&request, None)?;
         let bytes = element_count(&request.dims).unwrap_or(0) * request.dtype.size() as u64;
-        space::check_room(&self.shared.path, &request.name, bytes)?;
+        self.claim_room(&format!("dataset {:?}", request.name), bytes)?;
         Ok(request)
     }
 
@@ -172,7 +172,10 @@ impl File {
         };
         let lcpl = &self.lists.lcpl;
         let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, lcpl, dcpl)
-            .map_err(|e| e.context(format_args!("dataset {:?}", request.name)))?;
+            .map_err(|e| {
+                self.shared
+                    .metadata_failure(e.context(format_args!("dataset {:?}", request.name)))
+            })?;
         let bytes = element_count(&storage_dims).unwrap_or(0) * request.dtype.size() as u64;
         let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
         if let Err(e) = reserve

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::core::dataset::Dataset;
 use crate::core::digest::Args;
-use crate::core::error::{Error, Result};
+use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
@@ -165,6 +165,8 @@ pub struct FileShared {
     pub order: Order,
     pub writable: bool,
     pub path: String,
+    /// The free space dataset creates and attribute writes claim first.
+    pub room: space::Room,
     failure: Mutex<Option<Error>>,
 }
 
@@ -173,6 +175,16 @@ impl FileShared {
     pub fn record_failure(&self, error: &Error) {
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
         failure.get_or_insert_with(|| error.clone());
+    }
+
+    /// A failed metadata operation (create, attribute write): a full disk is said as such,
+    /// and remembered like a failed write, since the file may then lack metadata.
+    pub fn metadata_failure(&self, error: Error) -> Error {
+        let error = space::classify(error, &self.path);
+        if error.kind == ErrorKind::NoSpace {
+            self.record_failure(&error);
+        }
+        error
     }
 
     fn failure(&self) -> Option<Error> {
@@ -244,6 +256,7 @@ impl File {
                 comm,
                 order: request.order,
                 writable,
+                room: space::Room::new(&request.path),
                 path: request.path,
                 failure: Mutex::new(None),
             }),
@@ -273,6 +286,13 @@ impl File {
             .map(|&on| self.args(op).number("atomic", on as u64));
         agree(&self.shared.comm, op, args, &[])?;
         h5::file::set_atomicity(&self.id, atomic?)
+    }
+
+    /// Claim room on the disk for `what` (a dataset of `bytes`, or an attribute), counting
+    /// the metadata HDF5 has not written yet (see `space::Room`). Local.
+    pub(crate) fn claim_room(&self, what: &str, bytes: u64) -> Result<()> {
+        let cached = h5::file::metadata_cache_bytes(&self.id)?;
+        self.shared.room.claim(what, bytes, cached)
     }
 
     /// Flush everything to storage (collective): afterwards a new opener sees the data.

@@ -6,15 +6,23 @@
 
 use std::ffi::CString;
 use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::core::error::{Error, ErrorKind, Result};
 
 /// Room kept free beyond a dataset's data, for the file's metadata and alignment.
 const METADATA_MARGIN: u64 = 1 << 20;
 
-/// Datasets smaller than this are created without a check (a statvfs per tiny dataset
-/// would cost more than it saves; the alignment threshold is the same size).
-const CHECKED_SIZE: u64 = 1 << 20;
+/// Datasets at least this big reserve their blocks when created (the alignment threshold
+/// is the same size).
+const RESERVED_SIZE: u64 = 1 << 20;
+
+/// How long a statvfs answer is trusted while the disk has plenty of room.
+const TRUSTED_FOR: Duration = Duration::from_millis(100);
+
+/// What one dataset create or attribute write is assumed to add to the file's metadata.
+const METADATA_PER_CALL: u64 = 4096;
 
 /// Bytes an unprivileged writer can still use on the file system holding `path` (its
 /// directory, when the file does not exist yet).
@@ -38,26 +46,78 @@ pub fn free_bytes(path: &str) -> Option<u64> {
     Some(stats.f_bavail.saturating_mul(stats.f_frsize))
 }
 
-/// Refuse a dataset of `bytes` that cannot fit in the file system of the file `path`.
-pub fn check_room(path: &str, name: &str, bytes: u64) -> Result<()> {
-    if bytes < CHECKED_SIZE {
+/// Refuse `what` (of `bytes` of data) unless `free` leaves room for the metadata HDF5
+/// still holds in memory (`cached`) and the margin after it.
+fn refuse_unless_room(free: u64, path: &str, what: &str, bytes: u64, cached: u64) -> Result<()> {
+    if free >= bytes.saturating_add(cached).saturating_add(METADATA_MARGIN) {
         return Ok(());
     }
+    Err(Error::new(
+        ErrorKind::NoSpace,
+        format!(
+            "{what} needs {bytes} bytes, the metadata not yet written {cached}, and \
+             {METADATA_MARGIN} more are kept for metadata, but the file system of {path:?} \
+             has {free} bytes free (statvfs)"
+        ),
+    ))
+}
+
+/// Refuse a dataset of `bytes` that cannot fit in the file system of the file `path`
+/// (one process: direct mode).
+pub fn check_room(path: &str, name: &str, bytes: u64) -> Result<()> {
     match free_bytes(path) {
-        Some(free) if free < bytes.saturating_add(METADATA_MARGIN) => Err(Error::new(
-            ErrorKind::NoSpace,
-            format!(
-                "dataset {name:?} needs {bytes} bytes but the file system of {path:?} has {free} \
-                 bytes free (statvfs)"
-            ),
-        )),
-        _ => Ok(()),
+        Some(free) => refuse_unless_room(free, path, &format!("dataset {name:?}"), bytes, 0),
+        None => Ok(()),
+    }
+}
+
+/// The free space of one open file's file system, as one rank sees it. Every dataset
+/// create and attribute write claims its room first, so that a disk without the metadata
+/// margin refuses them with `DAH5_ERR_NO_SPACE` instead of failing inside HDF5: HDF5 1.10
+/// cannot recover from a failed metadata write (the file could not be opened again, or
+/// H5Fclose crashed, in our tests). statvfs is asked again when its last answer is older
+/// than [`TRUSTED_FOR`] or the claims since bring it near the limit, so a run of small
+/// creates costs about one syscall per 100 ms.
+#[derive(Debug)]
+pub struct Room {
+    path: String,
+    /// When statvfs last answered, and what it said minus what was claimed since.
+    known: Mutex<Option<(Instant, u64)>>,
+}
+
+impl Room {
+    pub fn new(path: &str) -> Room {
+        Room {
+            path: path.to_string(),
+            known: Mutex::new(None),
+        }
+    }
+
+    /// Claim room for `what`, which adds `bytes` of data and some metadata, while HDF5's
+    /// metadata cache holds `cached` bytes that may still have to be written.
+    pub fn claim(&self, what: &str, bytes: u64, cached: u64) -> Result<()> {
+        let need = bytes.saturating_add(METADATA_PER_CALL);
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        let plenty = need
+            .saturating_add(cached)
+            .saturating_add(2 * METADATA_MARGIN);
+        let trusted = known.filter(|&(when, free)| when.elapsed() < TRUSTED_FOR && free >= plenty);
+        let (when, free) = match trusted {
+            Some(known) => known,
+            None => match free_bytes(&self.path) {
+                Some(free) => (Instant::now(), free),
+                None => return Ok(()),
+            },
+        };
+        refuse_unless_room(free, &self.path, what, bytes, cached)?;
+        *known = Some((when, free.saturating_sub(need)));
+        Ok(())
     }
 }
 
 /// Whether a dataset of `bytes` gets its space reserved at create (see [`reserve`]).
 pub fn worth_reserving(bytes: u64) -> bool {
-    bytes >= CHECKED_SIZE
+    bytes >= RESERVED_SIZE
 }
 
 /// Reserve the file system blocks for `len` bytes at `offset` of the file `path`
@@ -94,7 +154,10 @@ pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
 /// A failed write or flush, as `DAH5_ERR_NO_SPACE` when the file system of `path` is full.
 pub fn classify(error: Error, path: &str) -> Error {
     let full = free_bytes(path).is_some_and(|free| free < METADATA_MARGIN);
-    if full && matches!(error.kind, ErrorKind::Hdf5 | ErrorKind::Io) {
+    // HDF5 reports a failed metadata write under whatever it was doing (a failed
+    // H5Dcreate2 reads as "not found"): on a full disk, any failed write is the disk.
+    let failed_write = error.message.contains("write failed");
+    if full && (matches!(error.kind, ErrorKind::Hdf5 | ErrorKind::Io) || failed_write) {
         Error::new(
             ErrorKind::NoSpace,
             format!(
@@ -113,7 +176,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_dataset_larger_than_the_disk_is_refused_and_small_ones_are_not_checked() {
+    fn a_dataset_larger_than_the_disk_is_refused() {
         let free = free_bytes("Cargo.toml").expect("statvfs of the project directory");
         assert!(check_room("new.h5", "x", 4096).is_ok());
         let error = check_room("new.h5", "x", free.saturating_add(1 << 40)).unwrap_err();
@@ -122,5 +185,20 @@ mod tests {
         // Only a full disk turns a write error into NO_SPACE.
         let io = Error::new(ErrorKind::Io, "write failed");
         assert_eq!(classify(io, "Cargo.toml").kind, ErrorKind::Io);
+    }
+
+    #[test]
+    fn claims_add_up_until_statvfs_is_asked_again() {
+        let room = Room::new("Cargo.toml");
+        let free = free_bytes("Cargo.toml").expect("statvfs of the project directory");
+        room.claim("dataset \"a\"", 4096, 0).unwrap();
+        // A claim of all that is left (by the books) is refused even without a new statvfs.
+        let error = room.claim("dataset \"b\"", free, 0).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NoSpace);
+        assert!(
+            error.message.contains("dataset \"b\" needs"),
+            "{}",
+            error.message
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use hdf5_sys::h5f::{
     H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_SCOPE_GLOBAL, H5Fclose,
-    H5Fcreate, H5Fflush, H5Fopen, H5Fset_mpi_atomicity,
+    H5Fcreate, H5Fflush, H5Fget_mdc_size, H5Fopen, H5Fset_mpi_atomicity,
 };
 use hdf5_sys::h5p::H5P_DEFAULT;
 
@@ -46,6 +46,17 @@ pub fn flush(file: &Id) -> Result<()> {
     // SAFETY: `raw` is an open file.
     call("H5Fflush", || unsafe { H5Fflush(raw, H5F_SCOPE_GLOBAL) })?;
     Ok(())
+}
+
+/// Bytes in the file's metadata cache: an upper bound of the metadata not yet written.
+pub fn metadata_cache_bytes(file: &Id) -> Result<u64> {
+    let raw = file.raw();
+    let (mut max, mut min_clean, mut current, mut entries) = (0usize, 0usize, 0usize, 0i32);
+    // SAFETY: `raw` is an open file; the out-pointers are live locals.
+    call("H5Fget_mdc_size", || unsafe {
+        H5Fget_mdc_size(raw, &mut max, &mut min_clean, &mut current, &mut entries)
+    })?;
+    Ok(current as u64)
 }
 
 /// MPI atomic mode on or off (collective).

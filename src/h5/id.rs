@@ -34,8 +34,10 @@ impl Id {
     pub fn close(mut self) -> Result<()> {
         let raw = std::mem::replace(&mut self.raw, -1);
         let closer = self.closer;
+        // Every HDF5 closer is named like its opener's interface: H5Fcreate -> H5Fclose.
+        let name = format!("{}close", self.what.get(..3).unwrap_or("H5"));
         // SAFETY: `raw` is an open id of the kind `closer` closes; it is not used again.
-        call(self.what, || unsafe { closer(raw) }).map(|_| ())
+        call(&name, || unsafe { closer(raw) }).map(|_| ())
     }
 }
 

@@ -3,8 +3,9 @@
  * is refused with DAH5_ERR_NO_SPACE on every rank before anything is written; a small one
  * that fits is written. Then two 2 MiB datasets are created before either is written: the
  * first reserves its space, so the second is refused (without the reservation both were
- * created, the writes ran out of space and the close hung). The first is written and the
- * file closes normally.
+ * created, the writes ran out of space and the close hung). The first is written. Then
+ * small written datasets with an attribute each fill the rest, until one is refused for
+ * want of room for metadata; the file closes normally.
  *
  *   mpiexec -n 2 ./full DIR/full.h5
  */
@@ -58,13 +59,47 @@ int main(int argc, char **argv)
     double *piece = calloc(share, sizeof *piece);
     for (uint64_t i = 0; i < share; i++)
         piece[i] = (double)(at[0] + i);
-    if (dah5_write_block(first, at, part, DAH5_FLOAT64, piece, 0) != DAH5_OK || dah5_file_close(&file) != DAH5_OK) {
+    if (dah5_write_block(first, at, part, DAH5_FLOAT64, piece, 0) != DAH5_OK) {
         fprintf(stderr, "rank %d: %s\n", rank, dah5_last_error_message());
+        failures++;
+    }
+    /* Data and metadata running out: small datasets (written) with an attribute each, until
+     * the disk no longer has room for their metadata. The last one is refused on every
+     * rank, before HDF5 fails a metadata write, and the file closes normally. */
+    double steps[64]; /* an attribute's value is the same on every rank */
+    for (int i = 0; i < 64; i++)
+        steps[i] = i;
+    uint64_t sdims[1] = {256 * (uint64_t)size}, soffset[1] = {256 * (uint64_t)rank}, scount[1] = {256};
+    double sblock[256];
+    for (int i = 0; i < 256; i++)
+        sblock[i] = (double)(soffset[0] + (uint64_t)i);
+    int32_t ran_out = DAH5_OK;
+    int small = 0;
+    for (; small < 10000 && ran_out == DAH5_OK; small++) {
+        char name[32];
+        snprintf(name, sizeof name, "small/%d", small);
+        dah5_dataset *d = NULL;
+        ran_out = dah5_dataset_create(file, name, DAH5_FLOAT64, 1, sdims, NULL, &d);
+        if (ran_out == DAH5_OK)
+            ran_out = dah5_write_block(d, soffset, scount, DAH5_FLOAT64, sblock, 0);
+        if (ran_out == DAH5_OK)
+            ran_out = dah5_attr_write(file, name, "step", DAH5_FLOAT64, 1, 64, steps);
+        if (d != NULL && dah5_dataset_close(&d) != DAH5_OK)
+            ran_out = DAH5_ERR_HDF5;
+    }
+    if (ran_out != DAH5_ERR_NO_SPACE) {
+        fprintf(stderr, "rank %d: small dataset %d: %s: %s\n", rank, small - 1, dah5_status_name(ran_out),
+                dah5_last_error_message());
+        failures++;
+    }
+    if (dah5_file_close(&file) != DAH5_OK) {
+        fprintf(stderr, "rank %d: close: %s\n", rank, dah5_last_error_message());
         failures++;
     }
     free(piece);
     free(block);
     printf("rank %d: second dataset %s\n", rank, dah5_status_name(refused));
+    printf("rank %d: small dataset %d %s\n", rank, small - 1, dah5_status_name(ran_out));
     printf("rank %d: big dataset %s\n", rank, dah5_status_name(status));
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
