@@ -111,8 +111,10 @@
 #define DAH5_DIRECT_LOCK 32
 
 /**
- * Flag of `dah5_direct_create` and `dah5_direct_open`: do not let HDF5 lock the file while
- * it opens it (for file systems without flock, e.g. some NFS and Lustre mounts).
+ * Flag of `dah5_direct_create` and `dah5_direct_open`, and file option flag: do not let
+ * HDF5 lock the file while it has it open (`H5Pset_file_locking`, for file systems without
+ * flock, e.g. some NFS and Lustre mounts). HDF5 1.10's MPI-IO driver takes no lock, so for
+ * MPI files it matters only with HDF5 versions whose MPI-IO driver does.
  */
 #define DAH5_NO_FILE_LOCKING 64
 
@@ -377,7 +379,7 @@ typedef struct dah5_file_options {
    */
   uint32_t version;
   /**
-   * `DAH5_ATOMIC` or 0.
+   * `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, or 0.
    */
   uint32_t flags;
   /**

@@ -40,6 +40,8 @@ pub struct Tuning {
     pub meta_block_size: u64,
     /// Initial (and at least maximum) size of the metadata cache.
     pub metadata_cache_bytes: u64,
+    /// `H5Pset_file_locking`: let HDF5 lock the file (its default).
+    pub file_locking: bool,
 }
 
 impl Default for Tuning {
@@ -49,6 +51,7 @@ impl Default for Tuning {
             alignment: DEFAULT_ALIGNMENT,
             meta_block_size: 0,
             metadata_cache_bytes: 0,
+            file_locking: true,
         }
     }
 }
@@ -140,6 +143,7 @@ impl FileRequest {
             .number("options.meta_block_size", t.meta_block_size)
             .number("options.metadata_cache_bytes", t.metadata_cache_bytes)
             .number("options.atomic", self.atomic as u64)
+            .number("options.file_locking", t.file_locking as u64)
             .text("options.mpi_hints", hints)
     }
 }

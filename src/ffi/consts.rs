@@ -61,8 +61,10 @@ pub const DAH5_DARRAY_PARTIAL: u32 = 0x100;
 /// file systems without coherent concurrent writes, e.g. NFS).
 pub const DAH5_DIRECT_LOCK: u32 = 0x20;
 
-/// Flag of `dah5_direct_create` and `dah5_direct_open`: do not let HDF5 lock the file while
-/// it opens it (for file systems without flock, e.g. some NFS and Lustre mounts).
+/// Flag of `dah5_direct_create` and `dah5_direct_open`, and file option flag: do not let
+/// HDF5 lock the file while it has it open (`H5Pset_file_locking`, for file systems without
+/// flock, e.g. some NFS and Lustre mounts). HDF5 1.10's MPI-IO driver takes no lock, so for
+/// MPI files it matters only with HDF5 versions whose MPI-IO driver does.
 pub const DAH5_NO_FILE_LOCKING: u32 = 0x40;
 
 /// File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
@@ -110,7 +112,7 @@ pub const DAH5_DATASET_OPTIONS_VERSION: u32 = 2;
 pub struct dah5_file_options {
     /// Must be `DAH5_FILE_OPTIONS_VERSION`.
     pub version: u32,
-    /// `DAH5_ATOMIC` or 0.
+    /// `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, or 0.
     pub flags: u32,
     /// Objects of at least this many bytes are aligned (`H5Pset_alignment`); default 1 MiB.
     pub alignment_threshold: u64,
@@ -288,7 +290,11 @@ pub unsafe fn file_options(options: &dah5_file_options) -> Result<(Tuning, Hints
         DAH5_FILE_OPTIONS_VERSION,
         "dah5_file_options",
     )?;
-    check_known(options.flags, DAH5_ATOMIC, "options->flags")?;
+    check_known(
+        options.flags,
+        DAH5_ATOMIC | DAH5_NO_FILE_LOCKING,
+        "options->flags",
+    )?;
     let hints = if options.mpi_hints.is_null() {
         Vec::new()
     } else {
@@ -300,6 +306,7 @@ pub unsafe fn file_options(options: &dah5_file_options) -> Result<(Tuning, Hints
         alignment: options.alignment,
         meta_block_size: options.meta_block_size,
         metadata_cache_bytes: options.metadata_cache_bytes,
+        file_locking: options.flags & DAH5_NO_FILE_LOCKING == 0,
     };
     Ok((tuning, hints, options.flags & DAH5_ATOMIC != 0))
 }

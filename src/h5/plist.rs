@@ -71,7 +71,19 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
     if tuning.metadata_cache_bytes > 0 {
         set_metadata_cache(p, tuning.metadata_cache_bytes as usize)?;
     }
+    set_file_locking(p, tuning.file_locking)?;
     Ok(fapl)
+}
+
+/// Turn HDF5's file locking off where `locking` is false (it is on by default).
+fn set_file_locking(fapl: hid_t, locking: bool) -> Result<()> {
+    if !locking {
+        // SAFETY: `fapl` is a file access list (HDF5 >= 1.10.7).
+        call("H5Pset_file_locking", || unsafe {
+            H5Pset_file_locking(fapl, 0, 1)
+        })?;
+    }
+    Ok(())
 }
 
 /// File access for one process without MPI (HDF5's default sec2 driver), with the same
@@ -84,12 +96,7 @@ pub fn serial_file_access(threshold: u64, alignment: u64, locking: bool) -> Resu
     call("H5Pset_alignment", || unsafe {
         H5Pset_alignment(p, threshold, alignment)
     })?;
-    if !locking {
-        // SAFETY: `p` is a file access list (HDF5 >= 1.10.7).
-        call("H5Pset_file_locking", || unsafe {
-            H5Pset_file_locking(p, 0, 1)
-        })?;
-    }
+    set_file_locking(p, locking)?;
     Ok(fapl)
 }
 

@@ -114,6 +114,15 @@ int main(int argc, char **argv)
     ok(dah5_file_options_default(&fo), "file options default");
     fo.alignment = 0;
     expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "alignment = 0", "alignment 0");
+    ok(dah5_file_options_default(&fo), "file options default");
+    fo.flags = 0x80;
+    expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "options->flags", "file option flag");
+    /* HDF5's file locking off (H5Pset_file_locking) through the file options. */
+    char unlocked[4096];
+    snprintf(unlocked, sizeof unlocked, "%s/unlocked.h5", argv[1]);
+    fo.flags = DAH5_NO_FILE_LOCKING;
+    ok(dah5_file_create_with(WORLD, unlocked, DAH5_TRUNC, &fo, &file), "create without file locking");
+    ok(dah5_file_close(&file), "close the file made without locking");
     /* One rank with a NULL path: every rank fails, the lowest failing rank is named. */
     expect_all(dah5_file_create(WORLD, rank == 1 ? NULL : path, 0, &file), DAH5_ERR_NULL_ARGUMENT,
                rank == 1 ? "path is NULL" : "rank 1 rejected", "NULL path on rank 1 only");
