@@ -182,10 +182,20 @@ impl File {
             .then(|| self.reserve(&id, &request.name, bytes))
             .transpose()
         {
-            // Every rank got the error: take the dataset out again, the same on all.
-            id.close()?;
-            h5::dataset::unlink(&self.id, &request.name)?;
-            return Err(e);
+            // Every rank got the error: take the dataset out again, the same on all (both
+            // steps on every rank, whatever the first one said, as they are collective).
+            let closed = id.close();
+            let unlinked = h5::dataset::unlink(&self.id, &request.name);
+            return Err(match closed.and(unlinked) {
+                Ok(()) => e,
+                Err(cleanup) => Error::new(
+                    e.kind,
+                    format!(
+                        "{}; removing the dataset again failed too: {}",
+                        e.message, cleanup.message
+                    ),
+                ),
+            });
         }
         Ok(Dataset {
             file: self.shared.clone(),
@@ -204,9 +214,15 @@ impl File {
     fn reserve(&self, id: &h5::id::Id, name: &str, bytes: u64) -> Result<()> {
         let op = "dah5_dataset_create";
         let comm = &self.shared.comm;
-        let reserved = match (comm.rank(), h5::dataset::storage(id)?.offset) {
-            (0, Some(offset)) => space::reserve(&self.shared.path, name, offset, bytes),
-            _ => Ok(()),
+        // Rank 0 alone asks where the data is and reserves it; every outcome, an error
+        // included, goes into the agreement, so no rank is left waiting.
+        let reserved = if comm.rank() == 0 {
+            h5::dataset::storage(id).and_then(|storage| match storage.offset {
+                Some(offset) => space::reserve(&self.shared.path, name, offset, bytes),
+                None => Ok(()),
+            })
+        } else {
+            Ok(())
         };
         let args = reserved
             .as_ref()
