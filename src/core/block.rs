@@ -21,6 +21,16 @@ pub enum Buffer<'a> {
     Sink(&'a mut [u8]),
 }
 
+impl Buffer<'_> {
+    /// Bytes the buffer holds (or has room for).
+    pub fn size(&self) -> usize {
+        match self {
+            Buffer::Source(b) => b.len(),
+            Buffer::Sink(b) => b.len(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     Write,
@@ -129,10 +139,7 @@ impl Dataset {
         check_block(&dims, &request.offset, &request.count)
             .map_err(|e| e.context(format_args!("dataset {:?} dims {dims:?}", self.name())))?;
         let expected = byte_len(&request.count, mem.size(), "count")?;
-        let actual = match &request.buffer {
-            Buffer::Source(b) => b.len(),
-            Buffer::Sink(b) => b.len(),
-        };
+        let actual = request.buffer.size();
         if actual != expected {
             return Err(Error::invalid(format!(
                 "buf holds {actual} bytes but the block needs {expected}"

@@ -8,7 +8,7 @@ use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
-use crate::core::shape::{check_dims, check_ndims, element_count};
+use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
 use crate::h5;
 use crate::h5::id::Id;
@@ -129,7 +129,7 @@ impl File {
         check_name(&request.name)?;
         check_dims(&request.dims, request.dtype.size())?;
         self.layout_of(&request, None)?;
-        let bytes = element_count(&request.dims).unwrap_or(0) * request.dtype.size() as u64;
+        let bytes = data_bytes(&request.dims, request.dtype.size());
         self.claim_room(&format!("dataset {:?}", request.name), bytes)?;
         Ok(request)
     }
@@ -176,7 +176,7 @@ impl File {
                 self.shared
                     .metadata_failure(e.context(format_args!("dataset {:?}", request.name)))
             })?;
-        let bytes = element_count(&storage_dims).unwrap_or(0) * request.dtype.size() as u64;
+        let bytes = data_bytes(&storage_dims, request.dtype.size());
         let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
         if let Err(e) = reserve
             .then(|| self.reserve(&id, &request.name, bytes))

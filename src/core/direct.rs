@@ -18,7 +18,7 @@ use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{DEFAULT_ALIGNMENT, DEFAULT_ALIGNMENT_THRESHOLD};
 use crate::core::layout::Layout;
-use crate::core::shape::{Order, byte_len, check_block, check_dims, element_count};
+use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::core::space;
 use crate::h5;
 
@@ -45,7 +45,7 @@ pub struct DirectPlan {
 pub fn create(plan: DirectPlan) -> Result<()> {
     let storage_dims = plan.order.to_storage(&plan.dims);
     check_dims(&storage_dims, plan.dtype.size())?;
-    let bytes = element_count(&storage_dims).unwrap_or(0) * plan.dtype.size() as u64;
+    let bytes = data_bytes(&storage_dims, plan.dtype.size());
     space::check_room(&plan.path, &plan.name, bytes)?;
     let table = plan
         .blocks
@@ -244,10 +244,7 @@ impl Direct {
         check_block(&dims, offset, count)
             .map_err(|e| e.context(format_args!("dataset {:?} dims {dims:?}", self.name)))?;
         let needed = byte_len(count, mem_dtype.size(), "count")?;
-        let held = match &buffer {
-            Buffer::Source(b) => b.len(),
-            Buffer::Sink(b) => b.len(),
-        };
+        let held = buffer.size();
         if held != needed {
             return Err(Error::invalid(format!(
                 "buf holds {held} bytes but the block needs {needed}"
@@ -282,7 +279,7 @@ impl Direct {
     }
 
     fn data_len(&self) -> u64 {
-        element_count(&self.storage_dims).unwrap_or(0) * self.dtype.size() as u64
+        data_bytes(&self.storage_dims, self.dtype.size())
     }
 
     /// Everything written so far is on storage (fsync).

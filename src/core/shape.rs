@@ -40,6 +40,14 @@ pub fn element_count(extents: &[u64]) -> Option<u64> {
     extents.iter().try_fold(1u64, |acc, &n| acc.checked_mul(n))
 }
 
+/// Bytes of the data of a dataset with `dims` (checked by [`check_dims`], so the product
+/// fits; it saturates otherwise).
+pub fn data_bytes(dims: &[u64], elem_size: usize) -> u64 {
+    element_count(dims)
+        .and_then(|n| n.checked_mul(elem_size as u64))
+        .unwrap_or(u64::MAX)
+}
+
 /// Bytes needed for `extents` elements of `elem_size` bytes, as a `usize` for a buffer.
 pub fn byte_len(extents: &[u64], elem_size: usize, what: &str) -> Result<usize> {
     element_count(extents)

@@ -128,14 +128,16 @@ pub fn worth_reserving(bytes: u64) -> bool {
 /// system cannot reserve (EOPNOTSUPP, e.g. NFSv3), nothing is reserved and `Ok` returned.
 pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
     let c_path = CString::new(path).map_err(|_| Error::invalid("path contains a NUL byte"))?;
+    let (Ok(start), Ok(size)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else {
+        return Ok(()); // beyond any file system: nothing to reserve here
+    };
     // SAFETY: a NUL-terminated path; the descriptor is closed below.
     let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
     if fd < 0 {
         return Ok(());
     }
-    // SAFETY: `fd` is open for writing; offsets were checked against i64 by the caller's
-    // dims checks (a dataset's bytes fit in a u64 far below i64::MAX on any real disk).
-    let result = unsafe { libc::fallocate(fd, 0, offset as libc::off_t, len as libc::off_t) };
+    // SAFETY: `fd` is open for writing; `start` and `size` are valid offsets.
+    let result = unsafe { libc::fallocate(fd, 0, start, size) };
     let errno = std::io::Error::last_os_error();
     // SAFETY: `fd` is ours, closed once.
     unsafe { libc::close(fd) };
@@ -154,10 +156,7 @@ pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
 /// A failed write or flush, as `DAH5_ERR_NO_SPACE` when the file system of `path` is full.
 pub fn classify(error: Error, path: &str) -> Error {
     let full = free_bytes(path).is_some_and(|free| free < METADATA_MARGIN);
-    // HDF5 reports a failed metadata write under whatever it was doing (a failed
-    // H5Dcreate2 reads as "not found"): on a full disk, any failed write is the disk.
-    let failed_write = error.message.contains("write failed");
-    if full && (matches!(error.kind, ErrorKind::Hdf5 | ErrorKind::Io) || failed_write) {
+    if full && matches!(error.kind, ErrorKind::Hdf5 | ErrorKind::Io) {
         Error::new(
             ErrorKind::NoSpace,
             format!(

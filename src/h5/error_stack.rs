@@ -95,10 +95,13 @@ fn message_text(id: hdf5_sys::h5i::hid_t) -> String {
 /// Map the stack to the most specific kind: HDF5's minor messages first, then the MPI error
 /// class names that the MPI-IO driver copies into its descriptions.
 fn classify(frames: &[Frame]) -> ErrorKind {
-    const RULES: [(&str, ErrorKind); 12] = [
+    const RULES: [(&str, ErrorKind); 13] = [
         ("MPI_ERR_NO_SPACE", ErrorKind::NoSpace),
         ("MPI_ERR_QUOTA", ErrorKind::NoSpace),
         ("No space left on device", ErrorKind::NoSpace),
+        // A write that failed under any operation is the cause, whatever the frames above
+        // it say (a dataset create whose metadata write failed also reads "not found").
+        ("file write failed", ErrorKind::Io),
         ("MPI_ERR_NO_SUCH_FILE", ErrorKind::NotFound),
         ("MPI_ERR_FILE_EXISTS", ErrorKind::AlreadyExists),
         ("MPI_ERR_ACCESS", ErrorKind::Permission),

@@ -16,15 +16,8 @@
 
 #include <mpi.h>
 
+#include "check.h"
 #include "dah5_mpi.h"
-
-static void check(int32_t status, const char *what)
-{
-    if (status != DAH5_OK) {
-        fprintf(stderr, "%s: %s\n", what, dah5_last_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
 
 /* Rank 0 says it has reached pause `n` and waits for the go; the others wait with it. */
 static void pause_for_readers(const char *dir, int rank, int n)

@@ -22,19 +22,11 @@
 
 #include <mpi.h>
 
+#include "check.h"
 #include "dah5_mpi.h"
 #include "pattern.h"
 
 static int rank_g;
-
-static void check(int32_t status, const char *what)
-{
-    if (status != DAH5_OK) {
-        fprintf(stderr, "rank %d: %s: %s: %s\n", rank_g, what, dah5_status_name(status),
-                dah5_last_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-}
 
 /* The share of `n` that rank `r` of `size` gets: weights r + 1, zero for `empty`. */
 static void share(uint64_t n, int r, int size, int empty, uint64_t *start, uint64_t *len)

@@ -25,19 +25,11 @@
 
 #include <mpi.h>
 
+#include "check.h"
 #include "dah5_mpi.h"
 #include "pattern.h"
 
 static int rank_g, size_g, failures_g;
-
-static void check(int32_t status, const char *what)
-{
-    if (status != DAH5_OK) {
-        fprintf(stderr, "rank %d: %s: %s: %s\n", rank_g, what, dah5_status_name(status),
-                dah5_last_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-}
 
 /* A check that counts a failure instead of stopping. */
 static void expect(int ok, const char *what)
@@ -80,19 +72,6 @@ static uint64_t verify(dah5_dataset *ds, const struct dtype_info *t, uint32_t nd
     free(got);
     free(want);
     return wrong;
-}
-
-/* Block of grid cell `cell` of `grid` over dims (handle's order), cells in C order. */
-static void grid_block(uint32_t ndims, const uint64_t *dims, const uint64_t *grid, uint64_t cell,
-                       uint64_t *offset, uint64_t *count)
-{
-    for (uint32_t k = 0; k < ndims; k++) {
-        uint32_t d = ndims - 1 - k;
-        uint64_t c = cell % grid[d];
-        cell /= grid[d];
-        offset[d] = dims[d] * c / grid[d];
-        count[d] = dims[d] * (c + 1) / grid[d] - offset[d];
-    }
 }
 
 static int write_mode(int argc, char **argv)

@@ -54,19 +54,6 @@ static uint64_t elements(uint32_t ndims, const uint64_t *count)
     return n;
 }
 
-/* Block of grid cell `cell` (cells in C order over the grid), in the handle's order. */
-static void grid_block(uint32_t ndims, const uint64_t *dims, const uint64_t *grid, uint64_t cell,
-                       uint64_t *offset, uint64_t *count)
-{
-    for (uint32_t k = 0; k < ndims; k++) {
-        uint32_t d = ndims - 1 - k;
-        uint64_t c = cell % grid[d];
-        cell /= grid[d];
-        offset[d] = dims[d] * c / grid[d];
-        count[d] = dims[d] * (c + 1) / grid[d] - offset[d];
-    }
-}
-
 /* Read a block and compare with the pattern; returns wrong elements (or all, on error). */
 static uint64_t verify(dah5_direct *dd, const struct dtype_info *t, uint32_t ndims, const uint64_t *dims,
                        const uint64_t *offset, const uint64_t *count, int forder)

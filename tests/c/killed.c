@@ -10,15 +10,8 @@
 
 #include <mpi.h>
 
+#include "check.h"
 #include "dah5_mpi.h"
-
-static void check(int32_t status, const char *what)
-{
-    if (status != DAH5_OK) {
-        fprintf(stderr, "%s: %s\n", what, dah5_last_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
 
 int main(int argc, char **argv)
 {

@@ -80,4 +80,18 @@ static inline uint64_t pattern_fill(int32_t dtype, size_t esize, uint32_t ndims,
     return n;
 }
 
+/* The block of grid cell `cell` of `grid` over `dims` (cells numbered in C order over the
+ * grid; everything in the handle's order): the blocks of a regular decomposition. */
+static inline void grid_block(uint32_t ndims, const uint64_t *dims, const uint64_t *grid, uint64_t cell,
+                              uint64_t *offset, uint64_t *count)
+{
+    for (uint32_t k = 0; k < ndims; k++) {
+        uint32_t d = ndims - 1 - k;
+        uint64_t c = cell % grid[d];
+        cell /= grid[d];
+        offset[d] = dims[d] * c / grid[d];
+        count[d] = dims[d] * (c + 1) / grid[d] - offset[d];
+    }
+}
+
 #endif
