@@ -197,4 +197,7 @@ fn a_file_another_process_has_locked_says_so_and_works_without_file_locking() {
     let _ = holder.wait();
     let out = result.expect("the locked-file checks");
     assert!(out.contains("then without locking fine"), "{out}");
+    // The dataset added without locking is in the file, as h5dump sees it.
+    let header = h5dump_header(&dir, "l.h5");
+    assert!(header.contains("DATASET \"late\""), "{header}");
 }
