@@ -149,13 +149,17 @@ set_atomic!(file::File, on::Bool) = check(dah5_file_set_atomic(file.ptr, Int32(o
 """`flush(file)`: write everything HDF5 holds to storage. **Collective**."""
 Base.flush(file::File) = check(dah5_file_flush(file.ptr))
 
-"""`close(file)`: close the file and its open datasets. **Collective**."""
-function Base.close(file::File)
-    handle = Ref(file.ptr)
-    check(dah5_file_close(handle))
-    file.ptr = handle[]
+# Close through `closer` (which takes a pointer to the handle and sets it to NULL), so
+# that a second close is a no-op, as in C.
+function close_handle!(object, closer)
+    handle = Ref(object.ptr)
+    check(closer(handle))
+    object.ptr = handle[]
     nothing
 end
+
+"""`close(file)`: close the file and its open datasets. **Collective**."""
+Base.close(file::File) = close_handle!(file, dah5_file_close)
 
 # ---- Datasets ----
 
@@ -230,12 +234,7 @@ function open_dataset(file::File, name::AbstractString)
 end
 
 """`close(dataset)`. **Collective**."""
-function Base.close(dataset::Dataset)
-    handle = Ref(dataset.ptr)
-    check(dah5_dataset_close(handle))
-    dataset.ptr = handle[]
-    nothing
-end
+Base.close(dataset::Dataset) = close_handle!(dataset, dah5_dataset_close)
 
 """The dataset's Julia element type. Local."""
 function Base.eltype(dataset::Dataset)
@@ -491,12 +490,7 @@ Base.size(file::Direct) = shape(file)[2]
 """`flush(direct)`: fsync what this process wrote."""
 Base.flush(file::Direct) = check(dah5_direct_sync(file.ptr))
 
-function Base.close(file::Direct)
-    handle = Ref(file.ptr)
-    check(dah5_direct_close(handle))
-    file.ptr = handle[]
-    nothing
-end
+Base.close(file::Direct) = close_handle!(file, dah5_direct_close)
 
 """`write_block(direct, A, block)`: pwrite this process's part (no MPI)."""
 function write_block(file::Direct, A::AbstractArray{T}, block::Block) where {T}
