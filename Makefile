@@ -6,6 +6,26 @@
 # On a cluster: load the MPI and parallel HDF5 modules first, or set HDF5_DIR to the
 # parallel HDF5 install and put the MPI wrappers (mpicc) on PATH; see README.md.
 
+# MPI=mpich (or MPI=openmpi) builds with Debian's wrappers of that MPI (mpicc.mpich) and its
+# parallel HDF5 (HDF5_DIR); MPICH's build has a target directory of its own, target/mpich,
+# since cargo does not rebuild the MPI bindings when MPICC changes. Without MPI, the
+# default MPI's wrappers (mpicc, mpif90) and whatever HDF5_DIR/pkg-config find.
+MPI ?=
+ifneq ($(MPI),)
+MULTIARCH := $(shell gcc -print-multiarch)
+MPICC    ?= mpicc.$(MPI)
+MPIFC    ?= mpif90.$(MPI)
+HDF5_DIR ?= /usr/lib/$(MULTIARCH)/hdf5/$(MPI)
+export MPICC HDF5_DIR
+endif
+ifeq ($(MPI),mpich)
+CARGO_TARGET_DIR ?= $(CURDIR)/target/mpich
+BUILD ?= build/mpich
+endif
+CARGO_TARGET_DIR ?= target
+BUILD ?= build
+export CARGO_TARGET_DIR
+
 PREFIX  ?= /usr/local
 PROFILE ?= release
 CARGO   ?= cargo
@@ -16,17 +36,22 @@ CFLAGS  ?= -std=c99 -O2 -Wall -Wextra -Werror
 MPIFC   ?= mpif90
 FORTRAN_FLAGS ?= -std=f2018 -O2 -Wall -Wextra -Werror
 MODDIR_FLAG ?= -J
-# The benchmark also calls HDF5 directly (its raw C baseline).
-HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null)
-HDF5_LIBS   ?= $(shell pkg-config --libs hdf5-openmpi 2>/dev/null || echo -lhdf5)
+# The benchmark also calls HDF5 directly (its raw C baseline): the HDF5 of HDF5_DIR, else
+# the one pkg-config knows.
+ifneq ($(HDF5_DIR),)
+HDF5_CFLAGS ?= -I$(HDF5_DIR)/include
+HDF5_LIBS   ?= -L$(HDF5_DIR)/lib -Wl,-rpath,$(HDF5_DIR)/lib -lhdf5
+endif
+HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5 2>/dev/null)
+HDF5_LIBS   ?= $(shell pkg-config --libs hdf5 2>/dev/null || echo -lhdf5)
 
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-TARGET  := target/$(PROFILE)
+TARGET  := $(CARGO_TARGET_DIR)/$(PROFILE)
 # cargo calls its debug profile "dev" but builds it into target/debug.
 CARGO_PROFILE := $(if $(filter debug,$(PROFILE)),dev,$(PROFILE))
-FORTRAN  := build/fortran
-EXAMPLES := $(patsubst examples-c/%.c,build/examples/%,$(wildcard examples-c/*.c)) \
-            $(patsubst examples-fortran/%.f90,build/examples/%,$(wildcard examples-fortran/*.f90))
+FORTRAN  := $(BUILD)/fortran
+EXAMPLES := $(patsubst examples-c/%.c,$(BUILD)/examples/%,$(wildcard examples-c/*.c)) \
+            $(patsubst examples-fortran/%.f90,$(BUILD)/examples/%,$(wildcard examples-fortran/*.f90))
 LINK_DAH5 = -L$(TARGET) -Wl,-rpath,$(abspath $(TARGET)) -ldah5
 
 .PHONY: all lib fortran examples install install-files header test demo bench clean
@@ -46,12 +71,12 @@ $(FORTRAN)/libdah5_fortran.a: fortran/dah5.f90
 
 examples: lib $(EXAMPLES)
 
-build/examples/%: examples-c/%.c include/dah5.h include/dah5_mpi.h
-	@mkdir -p build/examples
+$(BUILD)/examples/%: examples-c/%.c include/dah5.h include/dah5_mpi.h
+	@mkdir -p $(BUILD)/examples
 	$(MPICC) $(CFLAGS) -Iinclude $< $(LINK_DAH5) -o $@
 
-build/examples/%: examples-fortran/%.f90 $(FORTRAN)/libdah5_fortran.a
-	@mkdir -p build/examples
+$(BUILD)/examples/%: examples-fortran/%.f90 $(FORTRAN)/libdah5_fortran.a
+	@mkdir -p $(BUILD)/examples
 	$(MPIFC) $(FORTRAN_FLAGS) -I$(FORTRAN) $< -L$(FORTRAN) -ldah5_fortran $(LINK_DAH5) -o $@
 
 install: lib install-files
@@ -83,7 +108,7 @@ bench:
 	./bench/run.sh
 
 # One bench binary per profile: each is linked (rpath) to its own target/<profile>.
-build/bench-$(PROFILE)/bench: bench/bench.c include/dah5.h include/dah5_mpi.h lib
+$(BUILD)/bench-$(PROFILE)/bench: bench/bench.c include/dah5.h include/dah5_mpi.h lib
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
 

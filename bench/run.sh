@@ -11,21 +11,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
-dah5_install_deps
-dah5_mpi_env
+dah5_test_deps
 
 ranks=${DAH5_BENCH_RANKS:-2}
 mib=${DAH5_BENCH_MIB:-256}
 rounds=${DAH5_BENCH_ROUNDS:-7}
-data=${DAH5_BENCH_DIR:-build/bench-data}
-out=${DAH5_BENCH_OUT:-build/bench}
+data=${DAH5_BENCH_DIR:-$BUILD/bench-data}
+out=${DAH5_BENCH_OUT:-$BUILD/bench}
 scaling=${DAH5_BENCH_SCALING:-1 4 16 64 256 1024}
 metadata=${DAH5_BENCH_METADATA:-1000 10000}
 memory_mib=${DAH5_BENCH_MEMORY_MIB:-1024}
 create_mib=${DAH5_BENCH_CREATE_MIB:-512}
 
 profile=${DAH5_BENCH_PROFILE:-release}
-bench=build/bench-$profile/bench
+bench=$BUILD/bench-$profile/bench
 make --no-print-directory -s "$bench" CARGO="cargo -q" PROFILE="$profile"
 mkdir -p "$data" "$out"
 results=$out/results.csv
@@ -33,10 +32,10 @@ results=$out/results.csv
 # Each phase under a timeout, with its duration on stderr.
 run() {
     local start=$SECONDS
-    timeout 1200 mpiexec -n "$ranks" "$@"
+    timeout 1200 "$DAH5_MPIEXEC" -n "$ranks" "$@"
     echo "  $(basename "$1") ${2:-} ${3:-}: $((SECONDS - start)) s" >&2
 }
-py=/usr/bin/python3
+py=$DAH5_MPI_PYTHON
 
 echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds (+1 warm-up), data in $data" >&2
 run "$bench" bandwidth "$data" "$mib" "$rounds" >> "$results"

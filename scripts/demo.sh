@@ -3,20 +3,19 @@
 # blocks of uneven sizes, one rank empty; the decomposition is recorded in the file) and
 # read it back in column blocks; then 3 ranks read the same file; then h5dump shows what is
 # in it.
-#   ./scripts/demo.sh [FILE.h5]
+#   ./scripts/demo.sh [FILE.h5]              (DAH5_MPI=mpich for MPICH; see scripts/deps.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 dah5_install_deps
-dah5_mpi_env
 
 make --no-print-directory -s examples CARGO="cargo -q"
-file=${1:-build/demo.h5}
+file=${1:-$BUILD/demo.h5}
 echo "== mpiexec -n 4: write rows, read back columns =="
-timeout 120 mpiexec -n 4 build/examples/darray_roundtrip "$file"
+timeout 120 "$DAH5_MPIEXEC" -n 4 "$BUILD/examples/darray_roundtrip" "$file"
 echo
 echo "== mpiexec -n 3: read the same file with another number of ranks =="
-timeout 120 mpiexec -n 3 build/examples/darray_roundtrip --read "$file"
+timeout 120 "$DAH5_MPIEXEC" -n 3 "$BUILD/examples/darray_roundtrip" --read "$file"
 echo
 echo "== h5dump -H $file (a reader dah5 did not write) =="
 h5dump -H "$file"

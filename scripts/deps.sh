@@ -1,25 +1,51 @@
 #!/usr/bin/env bash
-# Install what dah5 needs on Debian/Ubuntu: parallel HDF5 (Open MPI build), Open MPI,
-# libclang (bindgen for mpi-sys), gfortran (the Fortran module), the HDF5 tools,
-# Debian's h5py/mpi4py for the tests, MPICH's library (a test loads it as the "other" MPI)
-# and matplotlib for the benchmark's plot.
-# Uses apt-get as root, sudo otherwise. Sourced by demo.sh and test.sh.
+# The MPI stack dah5 is built and tested on, and what it needs from Debian/Ubuntu. Sourced by
+# demo.sh, test.sh and bench/run.sh.
 #
-# On a cluster, do not run this: load your modules instead, e.g.
-#   module load openmpi hdf5/1.10-parallel      (names differ per site)
-#   export HDF5_DIR=/path/to/parallel/hdf5      (if hdf5 is not found by pkg-config)
-# and make sure `mpicc` is the wrapper of the MPI that HDF5 was built with.
+#   DAH5_MPI=openmpi (default) or mpich    which MPI, with Debian's parallel HDF5 built on it
+#
+# dah5_install_deps installs the stack's packages (apt-get as root, sudo otherwise);
+# dah5_test_deps adds what the tests use besides (the other MPI for the ABI-mismatch tests,
+# h5py, mpi4py, cmake, procps); dah5_stack exports the build and launch settings.
+#
+# On a cluster, do not run these: load your modules instead, e.g.
+#   module load cray-mpich cray-hdf5-parallel     (or openmpi hdf5/parallel; names differ)
+#   export HDF5_DIR=/path/to/parallel/hdf5        (if pkg-config does not find it)
+#   export MPICC=cc                               (the MPI C wrapper HDF5 was built with)
+# then `make`; see README.md, "Supported stacks".
 set -euo pipefail
 
-DAH5_APT_PACKAGES=(
-    libhdf5-openmpi-dev openmpi-bin libopenmpi-dev libclang-dev pkg-config
-    hdf5-tools python3-h5py-mpi python3-mpi4py python3-numpy python3-matplotlib gcc g++ gfortran
-    make libmpich12
+export DAH5_MPI=${DAH5_MPI:-openmpi}
+case $DAH5_MPI in
+openmpi | mpich) ;;
+*)
+    echo "dah5: DAH5_MPI must be openmpi or mpich, not '$DAH5_MPI'" >&2
+    exit 2
+    ;;
+esac
+
+# What building and running the demo needs, per MPI (Debian 12 and 13 have the same names).
+dah5_stack_packages() {
+    local common=(libclang-dev pkg-config hdf5-tools gcc g++ gfortran make)
+    case $DAH5_MPI in
+    openmpi) echo "${common[@]}" libhdf5-openmpi-dev openmpi-bin libopenmpi-dev ;;
+    mpich) echo "${common[@]}" libhdf5-mpich-dev mpich libmpich-dev ;;
+    esac
+}
+
+# What the tests and the benchmark use on top: both MPIs (a test links a program built with
+# the other one), Debian's h5py and mpi4py (built on Open MPI), python3-venv/-dev to build
+# mpi4py for MPICH, matplotlib (bench plot), cmake (the CMake package test), procps (pgrep),
+# iproute2 (the multi-host test's network namespaces).
+DAH5_TEST_PACKAGES=(
+    libhdf5-openmpi-dev openmpi-bin libopenmpi-dev mpich libmpich-dev
+    python3-h5py-mpi python3-mpi4py python3-numpy python3-matplotlib python3-venv python3-dev
+    cmake procps iproute2
 )
 
-dah5_install_deps() {
+dah5_apt_install() {
     local missing=()
-    for p in "${DAH5_APT_PACKAGES[@]}"; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     if ((${#missing[@]})); then
@@ -27,7 +53,8 @@ dah5_install_deps() {
         local sudo=""
         [[ $(id -u) -eq 0 ]] || sudo="sudo"
         $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+            "${missing[@]}" >/dev/null
     fi
     if ! command -v cargo >/dev/null; then
         echo "dah5: cargo (Rust >= 1.85) is needed; install it with rustup (https://rustup.rs)" >&2
@@ -35,11 +62,72 @@ dah5_install_deps() {
     fi
 }
 
-# Open MPI refuses to run as root, and more ranks than cores, unless told; containers and
-# CI machines often are root with 2 cores.
+dah5_install_deps() {
+    # shellcheck disable=SC2046  # one word per package
+    dah5_apt_install $(dah5_stack_packages)
+    dah5_stack
+}
+
+dah5_test_deps() {
+    # shellcheck disable=SC2046
+    dah5_apt_install $(dah5_stack_packages) "${DAH5_TEST_PACKAGES[@]}"
+    dah5_stack
+    dah5_mpi4py
+}
+
+# Build settings (read by the Makefile, cargo's MPI and HDF5 crates, and tests/common) and
+# launch settings for the chosen MPI.
+dah5_stack() {
+    local multiarch
+    multiarch=$(gcc -print-multiarch)
+    export MPICC=mpicc.$DAH5_MPI
+    export HDF5_DIR=/usr/lib/$multiarch/hdf5/$DAH5_MPI
+    # The tests' tools (tests/common/mod.rs, mpi_tool).
+    export DAH5_MPICC=mpicc.$DAH5_MPI DAH5_MPICXX=mpicxx.$DAH5_MPI DAH5_MPIF90=mpif90.$DAH5_MPI
+    export DAH5_MPIEXEC=mpiexec.$DAH5_MPI
+    # Open MPI is the default build (target/, build/); MPICH's has directories of its own.
+    if [[ $DAH5_MPI == mpich ]]; then
+        export CARGO_TARGET_DIR=$PWD/target/mpich BUILD=build/mpich
+    else
+        export CARGO_TARGET_DIR=$PWD/target BUILD=build
+    fi
+    export MPIFC=$DAH5_MPIF90
+    dah5_mpi_env
+}
+
+# Open MPI refuses to run as root, and more ranks than cores, unless told (4.x reads the
+# OMPI_ variables, 5.x's launcher PRRTE its own); containers and CI machines often are root
+# with 2 cores. On one host, shared memory carries the messages: without TCP, Open MPI 5 does
+# not warn on every rank of an IPv4+IPv6 host. MPICH's Hydra needs none of this.
 dah5_mpi_env() {
     if [[ $(id -u) -eq 0 ]]; then
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     fi
     export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+    export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe OMPI_MCA_btl=^tcp
+}
+
+# mpi4py and parallel h5py for the stack (the Julia-like test drives dah5 from Python under
+# mpiexec; the benchmark compares with h5py): Debian's are built on Open MPI, so MPICH gets
+# its own, built from PyPI with mpicc.mpich and MPICH's HDF5 in a venv that still sees
+# Debian's numpy. Checkers that only read files use Debian's /usr/bin/python3.
+dah5_mpi4py() {
+    if [[ $DAH5_MPI == openmpi ]]; then
+        export DAH5_MPI_PYTHON=/usr/bin/python3
+        return
+    fi
+    local venv=$PWD/$BUILD/venv
+    if [[ ! -e $venv/built-for-mpich ]]; then
+        echo "dah5: building mpi4py and h5py for MPICH in $venv (log: $venv.log)" >&2
+        rm -rf "$venv"
+        /usr/bin/python3 -m venv --system-site-packages "$venv"
+        if ! MPICC=mpicc.mpich CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$HDF5_DIR \
+            "$venv/bin/pip" install --no-cache-dir --no-binary=mpi4py,h5py mpi4py h5py \
+            > "$venv.log" 2>&1; then
+            tail -n 30 "$venv.log" >&2
+            exit 1
+        fi
+        touch "$venv/built-for-mpich"
+    fi
+    export DAH5_MPI_PYTHON=$venv/bin/python3
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Run every dah5 test: Rust unit tests, then C programs under mpiexec with 1-4 ranks
-# checked by h5py and h5dump, the header drift and strict-compile checks, and lint.
-#   ./scripts/test.sh
+# Run every dah5 test: Rust unit tests, then C, Fortran and Python programs under mpiexec
+# with 1-4 ranks checked by h5py and h5dump, the header drift and strict-compile checks, and
+# lint; on one MPI stack:
+#   ./scripts/test.sh                    Open MPI and its parallel HDF5
+#   DAH5_MPI=mpich ./scripts/test.sh     MPICH and its parallel HDF5 (target/mpich)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
-dah5_install_deps
-dah5_mpi_env
+dah5_test_deps
+echo "dah5: testing on $(. /etc/os-release && echo "$PRETTY_NAME"), $DAH5_MPI ($($DAH5_MPIEXEC --version 2>&1 | grep -m1 -iE 'open mpi|version')), HDF5 $(sed -n 's/.*HDF5 Version: *//p' "$HDF5_DIR/lib/libhdf5.settings" 2>/dev/null || echo '?')" >&2
 
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings

@@ -122,7 +122,8 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
 
 #[test]
 fn a_program_that_initialized_another_mpi_gets_abi_mismatch_naming_both() {
-    // Plain cc, no MPI: the program loads MPICH and libdah5 (Open MPI) itself.
+    // Plain cc, no MPI: the program loads the other MPI and libdah5 itself, each with its
+    // own symbols (dlopen RTLD_LOCAL), as Julia loads MPICH_jll.
     let bin = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let exe = bin.join("foreign_mpi");
@@ -136,12 +137,54 @@ fn a_program_that_initialized_another_mpi_gets_abi_mismatch_naming_both() {
     assert!(status.success(), "cc tests/c/foreign_mpi.c");
     let dir = scratch("foreign_mpi");
     let lib = lib_dir().join("libdah5.so");
-    let out = local_ok(&exe, &["libmpich.so.12", lib.to_str().unwrap()], &dir);
+    let other = match built_and_other_mpi() {
+        (_, "mpich") => "libmpich.so.12",
+        _ => "libmpi.so.40",
+    };
+    let out = local_ok(&exe, &[other, lib.to_str().unwrap()], &dir);
     assert!(out.contains("status -18"), "{out}");
-    assert!(
-        out.contains("MPICH Version: 4") && out.contains("Open MPI v4"),
-        "{out}"
+    assert!(out.contains("MPICH") && out.contains("Open MPI"), "{out}");
+}
+
+#[test]
+fn a_program_linked_with_the_other_mpi_gets_abi_mismatch_from_every_call_and_ends_cleanly() {
+    // Built with the other MPI's mpicc and linked to libdah5: the loader binds dah5's MPI
+    // calls to the program's MPI. Run by the other MPI's own launcher, 2 ranks.
+    let (_, other) = built_and_other_mpi();
+    let exe = build_c_with(
+        &format!("mpicc.{other}"),
+        &["tests/c/abi_linked.c"],
+        &format!("abi_linked_{other}"),
     );
+    let dir = scratch("abi_linked");
+    let job = mpiexec_with(
+        &format!("mpiexec.{other}"),
+        2,
+        &exe,
+        &[dir.to_str().unwrap()],
+        &[],
+        &dir,
+    );
+    assert!(
+        job.success && job.stderr.trim().is_empty(),
+        "{}\n{}",
+        job.stdout,
+        job.stderr
+    );
+    assert_eq!(
+        job.stdout
+            .matches("DAH5_ERR_ABI_MISMATCH naming both MPIs")
+            .count(),
+        8,
+        "{}",
+        job.stdout
+    );
+    assert!(
+        job.stdout.contains("not loaded (MPI library mismatch)"),
+        "{}",
+        job.stdout
+    );
+    assert!(!dir.join("abi.h5").exists(), "nothing was created");
 }
 
 #[test]
@@ -150,7 +193,13 @@ fn a_rank_killed_mid_job_ends_the_job_and_the_flushed_data_survives() {
     let dir = scratch("killed");
     let job = mpiexec(2, &exe, &["killed.h5"], &[], &dir);
     assert!(!job.success, "the job should fail when a rank is killed");
-    assert!(job.stderr.contains("signal 9"), "{}", job.stderr);
+    // Open MPI reports the signal on stderr, MPICH's Hydra on stdout.
+    assert!(
+        job.stderr.contains("signal 9") || job.stdout.contains("signal 9"),
+        "{}\n{}",
+        job.stdout,
+        job.stderr
+    );
     // No process of the job is left behind (given a moment to be reaped).
     let left = || {
         let found = std::process::Command::new("pgrep")
@@ -181,11 +230,7 @@ fn a_rank_killed_mid_job_ends_the_job_and_the_flushed_data_survives() {
 #[test]
 fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
     use std::os::unix::fs::PermissionsExt;
-    let exe = build_c(&["tests/c/permission.c"], "permission");
-    let dir = scratch("permission");
-    let locked = dir.join("locked");
-    std::fs::create_dir_all(&locked).unwrap();
-    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let built = build_c(&["tests/c/permission.c"], "permission");
     // Root may write anywhere, so the test runs as a user of its own (made if missing).
     let user = "dah5test";
     let exists = std::process::Command::new("id").arg(user).output();
@@ -193,34 +238,44 @@ fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
         let made = std::process::Command::new("useradd")
             .args(["--system", "--no-create-home", user])
             .status();
-        if !made.is_ok_and(|s| s.success()) {
-            eprintln!(
-                "\n*** SKIPPED: cannot create a user here (needs root): permission not tested ***\n"
-            );
-            return;
-        }
+        assert!(
+            made.is_ok_and(|s| s.success()),
+            "useradd {user} failed: this test needs root"
+        );
     }
+    // That user may not reach the work tree (a checkout under root's 0700 home): the
+    // program and the library go to a directory of the test's own that everyone can read.
+    let dir = std::env::temp_dir().join(format!("dah5-permission-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    let exe = dir.join("permission");
+    std::fs::copy(&built, &exe).unwrap();
+    std::fs::copy(lib_dir().join("libdah5.so"), dir.join("libdah5.so")).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
     let target = locked.join("x.h5");
+    let launch_env = LAUNCH_ENV.iter().map(|(key, value)| format!("{key}={value}"));
     let output = std::process::Command::new("runuser")
-        .args([
-            "-u",
-            user,
-            "--",
-            "env",
-            "OMPI_MCA_rmaps_base_oversubscribe=1",
-        ])
-        .args(["timeout", "-k", "10", "120", "mpiexec", "-n", "2"])
+        .args(["-u", user, "--", "env"])
+        .arg(format!("LD_LIBRARY_PATH={}", dir.display()))
+        .arg(format!("PATH={}", std::env::var("PATH").unwrap_or_default()))
+        .args(launch_env)
+        .args(["timeout", "-k", "10", "120", &mpi_tool("mpiexec"), "-n", "2"])
         .arg(&exe)
         .arg(&target)
+        .current_dir(&dir)
         .output()
         .expect("runuser");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let made = target.exists();
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         output.status.success() && stdout.matches("DAH5_ERR_PERMISSION").count() == 2,
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+        "{stdout}\n{stderr}"
     );
-    assert!(!target.exists(), "no file made");
+    assert!(!made, "no file made");
 }
 
 #[test]

@@ -25,7 +25,11 @@ pub extern "C" fn dah5_version() -> u32 {
 pub extern "C" fn dah5_version_string() -> *const c_char {
     static TEXT: OnceLock<std::ffi::CString> = OnceLock::new();
     TEXT.get_or_init(|| {
-        let hdf5 = crate::h5::library_version().unwrap_or_else(|_| "unknown".to_string());
+        // HDF5 is not touched (it would call MPI) when dah5's MPI is not the program's.
+        let hdf5 = match crate::mpi::check_abi() {
+            Ok(()) => crate::h5::library_version().unwrap_or_else(|_| "unknown".to_string()),
+            Err(_) => "not loaded (MPI library mismatch)".to_string(),
+        };
         let text = format!(
             "dah5 {}; HDF5 {hdf5}; {}",
             env!("CARGO_PKG_VERSION"),

@@ -40,9 +40,11 @@ thread_local! {
 }
 
 /// Run the body of the C function `function`: a panic becomes `DAH5_ERR_PANIC`, an error
-/// becomes its status and this thread's last error message.
+/// becomes its status and this thread's last error message. Nothing runs when the program's
+/// MPI is not the one dah5 was built for: the first HDF5 or MPI call would crash.
 pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32 {
-    let error = match catch_unwind(AssertUnwindSafe(body)) {
+    let checked_body = || crate::mpi::check_abi().and_then(|()| body());
+    let error = match catch_unwind(AssertUnwindSafe(checked_body)) {
         Ok(Ok(())) => return status::DAH5_OK,
         Ok(Err(e)) => e,
         Err(payload) => {
@@ -64,7 +66,7 @@ pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32
 fn set_last_error(function: &str, error: &Error) {
     let rank = match crate::mpi::world_rank() {
         Some((rank, size)) => format!("rank {rank} of {size}"),
-        None => "MPI not running".to_string(),
+        None => "rank unknown".to_string(),
     };
     let text = format!("{function} ({rank}): {}", error.message).replace('\0', "\\0");
     let text = CString::new(text).unwrap_or_default();
@@ -91,7 +93,7 @@ mod tests {
         assert_eq!(status, status::DAH5_ERR_PANIC);
         let message = with_last_error(|m| m.to_string_lossy().into_owned());
         assert!(
-            message.starts_with("dah5_test (MPI not running): internal error"),
+            message.starts_with("dah5_test (rank unknown): internal error"),
             "{message}"
         );
         assert!(message.contains("deliberate"), "{message}");

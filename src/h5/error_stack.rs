@@ -3,13 +3,16 @@
 use std::ffi::{CStr, c_char, c_uint, c_void};
 
 use hdf5_sys::h5e::{
-    H5E_DEFAULT, H5E_WALK_DOWNWARD, H5E_error2_t, H5E_type_t, H5Eclear2, H5Eget_msg, H5Ewalk2,
+    H5E_DEFAULT, H5E_EXISTS, H5E_FILEEXISTS, H5E_MPI, H5E_MPIERRSTR, H5E_NOTFOUND, H5E_NOTHDF5,
+    H5E_TRUNCATED, H5E_WALK_DOWNWARD, H5E_WRITEERROR, H5E_error2_t, H5E_type_t, H5Eclear2,
+    H5Eget_msg, H5Ewalk2,
 };
 
 use crate::core::error::{Error, ErrorKind};
 
-/// One frame of the stack, as text.
+/// One frame of the stack: its minor error code, and its texts.
 struct Frame {
+    minor_id: hdf5_sys::h5i::hid_t,
     function: String,
     description: String,
     major: String,
@@ -65,6 +68,7 @@ unsafe extern "C" fn push_frame(
     // SAFETY: HDF5 passes a valid frame, and `data` is the `Vec<Frame>` given to H5Ewalk2.
     let (err, frames) = unsafe { (&*err, &mut *data.cast::<Vec<Frame>>()) };
     frames.push(Frame {
+        minor_id: err.min_num,
         function: text(err.func_name),
         description: text(err.desc),
         major: message_text(err.maj_num),
@@ -92,36 +96,58 @@ fn message_text(id: hdf5_sys::h5i::hid_t) -> String {
     text(buf.as_ptr())
 }
 
-/// Map the stack to the most specific kind: HDF5's minor messages first, then the MPI error
-/// class names that the MPI-IO driver copies into its descriptions.
+/// Map the stack to the most specific kind. The operating system's or MPI's own report of
+/// the cause comes first (errno where HDF5 records one, the MPI error class of the text the
+/// MPI-IO driver records), then HDF5's minor error codes. A write that failed under any
+/// operation is the cause, whatever the frames above it say (a dataset create whose
+/// metadata write failed also reports "object not found").
 fn classify(frames: &[Frame]) -> ErrorKind {
-    const RULES: [(&str, ErrorKind); 13] = [
-        ("MPI_ERR_NO_SPACE", ErrorKind::NoSpace),
-        ("MPI_ERR_QUOTA", ErrorKind::NoSpace),
-        ("No space left on device", ErrorKind::NoSpace),
-        // A write that failed under any operation is the cause, whatever the frames above
-        // it say (a dataset create whose metadata write failed also reads "not found").
-        ("file write failed", ErrorKind::Io),
-        ("MPI_ERR_NO_SUCH_FILE", ErrorKind::NotFound),
-        ("MPI_ERR_FILE_EXISTS", ErrorKind::AlreadyExists),
-        ("MPI_ERR_ACCESS", ErrorKind::Permission),
-        ("MPI_ERR_READ_ONLY", ErrorKind::Permission),
-        ("file signature not found", ErrorKind::NotHdf5),
-        ("truncated file", ErrorKind::Truncated),
-        ("already exists", ErrorKind::AlreadyExists),
-        ("doesn't exist", ErrorKind::NotFound),
-        ("not found", ErrorKind::NotFound),
+    let reported = frames.iter().find_map(|f| {
+        errno_in(&f.description)
+            .and_then(kind_of_errno)
+            .or_else(|| mpi_text_in(&f.description).and_then(crate::mpi::kind_of_text))
+    });
+    if let Some(kind) = reported {
+        return kind;
+    }
+    // HDF5's error-code globals are set: the library is initialized, since a call failed.
+    let minors = [
+        (*H5E_WRITEERROR, ErrorKind::Io),
+        (*H5E_NOTHDF5, ErrorKind::NotHdf5),
+        (*H5E_TRUNCATED, ErrorKind::Truncated),
+        (*H5E_FILEEXISTS, ErrorKind::AlreadyExists),
+        (*H5E_EXISTS, ErrorKind::AlreadyExists),
+        (*H5E_NOTFOUND, ErrorKind::NotFound),
+        (*H5E_MPI, ErrorKind::Io),
+        (*H5E_MPIERRSTR, ErrorKind::Io),
     ];
-    for (needle, kind) in RULES {
-        if frames
-            .iter()
-            .any(|f| f.description.contains(needle) || f.minor.contains(needle))
-        {
-            return kind;
-        }
+    minors
+        .iter()
+        .find(|(minor, _)| frames.iter().any(|f| f.minor_id == *minor))
+        .map_or(ErrorKind::Hdf5, |(_, kind)| *kind)
+}
+
+/// The errno in a description of HDF5's file drivers ("..., errno = 28, error message =
+/// 'No space left on device'").
+fn errno_in(description: &str) -> Option<i32> {
+    let (_, after) = description.split_once("errno = ")?;
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+fn kind_of_errno(errno: i32) -> Option<ErrorKind> {
+    match errno {
+        libc::ENOSPC | libc::EDQUOT => Some(ErrorKind::NoSpace),
+        libc::ENOENT | libc::ENOTDIR => Some(ErrorKind::NotFound),
+        libc::EACCES | libc::EPERM | libc::EROFS => Some(ErrorKind::Permission),
+        libc::EEXIST => Some(ErrorKind::AlreadyExists),
+        _ => None,
     }
-    if frames.iter().any(|f| f.description.contains("MPI_ERR")) {
-        return ErrorKind::Io;
-    }
-    ErrorKind::Hdf5
+}
+
+/// The MPI error text that HDF5's MPI-IO driver quotes ("MPI error string is '...'").
+fn mpi_text_in(description: &str) -> Option<&str> {
+    description
+        .split_once("MPI error string is '")
+        .map(|(_, text)| text)
 }

@@ -1,9 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Allgatherv, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_f2c,
-    MPI_Comm_free, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, RSMPI_COMM_NULL,
-    RSMPI_ERRORS_RETURN, RSMPI_UINT8_T, RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Allgatherv, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
+    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
+    MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
+    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_UINT8_T, RSMPI_UINT64_T,
 };
 
 use crate::core::error::{Error, Result};
@@ -31,15 +32,27 @@ unsafe impl Sync for Comm {}
 impl Comm {
     /// Dup the communicator whose Fortran handle is `handle` (collective over it).
     pub fn from_fortran(handle: i32) -> Result<Comm> {
-        // SAFETY: MPI is active (checked by the caller); f2c of an unknown handle returns
-        // MPI_COMM_NULL, or (Open MPI) a NULL pointer: both are checked below.
-        let user = unsafe { MPI_Comm_f2c(handle) };
-        // SAFETY: reading an MPI predefined handle.
-        if user == unsafe { RSMPI_COMM_NULL } || all_zero_bytes(&user) {
-            return Err(Error::invalid(format!(
+        let invalid = || {
+            Error::invalid(format!(
                 "comm = {handle} is not a valid communicator (Fortran handle); pass \
                  MPI_Comm_c2f(comm) from C, the integer from Fortran"
-            )));
+            ))
+        };
+        // SAFETY: MPI is active (checked by the caller). f2c is a lookup in Open MPI (an
+        // unknown handle gives MPI_COMM_NULL or NULL) and a cast in MPICH (no check at all).
+        let user = unsafe { RSMPI_Comm_f2c(handle) };
+        // SAFETY: reading an MPI predefined handle.
+        if user == unsafe { RSMPI_COMM_NULL } || all_zero_bytes(&user) {
+            return Err(invalid());
+        }
+        // A local call on the handle validates it: MPI reports an invalid communicator
+        // argument on the handler of MPI_COMM_WORLD or MPI_COMM_SELF (MPI-3, MPI-4), which
+        // would end the job by default, so both return errors for the duration.
+        let mut size = 0;
+        // SAFETY: `size` is a live out-parameter; a bad `user` is reported, not used.
+        let code = errors_returned(|| unsafe { MPI_Comm_size(user, &mut size) })?;
+        if code != 0 || size < 1 {
+            return Err(invalid());
         }
         // SAFETY: RSMPI_COMM_NULL is a valid placeholder, overwritten by MPI_Comm_dup.
         let mut raw = unsafe { RSMPI_COMM_NULL };
@@ -87,6 +100,36 @@ impl Comm {
         self.broken
             .store(true, std::sync::atomic::Ordering::Relaxed)
     }
+}
+
+/// Run the MPI call `call` with MPI_COMM_WORLD's and MPI_COMM_SELF's error handlers set to
+/// return errors, then put the caller's handlers back; returns the call's code.
+fn errors_returned(call: impl FnOnce() -> i32) -> Result<i32> {
+    // SAFETY: reading predefined handles.
+    let predefined = unsafe { [RSMPI_COMM_WORLD, RSMPI_COMM_SELF] };
+    let mut saved: Vec<MPI_Errhandler> = Vec::with_capacity(predefined.len());
+    for comm in predefined {
+        // SAFETY: an all-zero handle is a placeholder that MPI overwrites.
+        let mut handler: MPI_Errhandler = unsafe { std::mem::zeroed() };
+        // SAFETY: `comm` is predefined and valid; `handler` is a live out-parameter.
+        check("MPI_Comm_get_errhandler", unsafe {
+            MPI_Comm_get_errhandler(comm, &mut handler)
+        })?;
+        saved.push(handler);
+        // SAFETY: as above; the predefined handler is static.
+        check("MPI_Comm_set_errhandler", unsafe {
+            MPI_Comm_set_errhandler(comm, RSMPI_ERRORS_RETURN)
+        })?;
+    }
+    let code = call();
+    for (comm, mut handler) in predefined.into_iter().zip(saved) {
+        // SAFETY: restores the handler read above, then releases our reference to it.
+        unsafe {
+            MPI_Comm_set_errhandler(comm, handler);
+            MPI_Errhandler_free(&mut handler);
+        }
+    }
+    Ok(code)
 }
 
 /// Whether a handle value is all zero bytes: a NULL pointer where handles are pointers (Open

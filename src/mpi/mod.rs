@@ -10,9 +10,13 @@ pub mod roll_call;
 
 use std::ffi::{CStr, c_char, c_int};
 
-use mpi_sys::{MPI_Error_string, MPI_Finalized, MPI_Get_library_version, MPI_Initialized};
+use mpi_sys::{
+    MPI_Error_class, MPI_Error_string, MPI_Finalized, MPI_Get_library_version, MPI_Initialized,
+};
 
 use crate::core::error::{Error, ErrorKind, Result};
+
+pub use foreign::check_abi;
 
 /// `MPI_SUCCESS` is 0 in every MPI implementation (the standard fixes it).
 const MPI_SUCCESS: c_int = 0;
@@ -23,9 +27,44 @@ pub fn check(what: &str, code: c_int) -> Result<()> {
         return Ok(());
     }
     Err(Error::new(
-        ErrorKind::Mpi,
+        kind_of(code),
         format!("{what} failed: {}", error_string(code)),
     ))
+}
+
+/// The error classes that say more than "MPI failed", with the kind each one is. MPI-IO
+/// reports file-system failures in these classes on every MPI (the numbers differ).
+const CLASSES: [(u32, ErrorKind); 7] = [
+    (mpi_sys::MPI_ERR_NO_SUCH_FILE, ErrorKind::NotFound),
+    (mpi_sys::MPI_ERR_FILE_EXISTS, ErrorKind::AlreadyExists),
+    (mpi_sys::MPI_ERR_ACCESS, ErrorKind::Permission),
+    (mpi_sys::MPI_ERR_READ_ONLY, ErrorKind::Permission),
+    (mpi_sys::MPI_ERR_NO_SPACE, ErrorKind::NoSpace),
+    (mpi_sys::MPI_ERR_QUOTA, ErrorKind::NoSpace),
+    (mpi_sys::MPI_ERR_IO, ErrorKind::Io),
+];
+
+/// The kind of an MPI error code, by its standard error class (`MPI_Error_class`).
+pub fn kind_of(code: c_int) -> ErrorKind {
+    let mut class: c_int = 0;
+    // SAFETY: any code may be asked about; `class` is a live out-parameter.
+    if unsafe { MPI_Error_class(code, &mut class) } != MPI_SUCCESS {
+        return ErrorKind::Mpi;
+    }
+    CLASSES
+        .iter()
+        .find(|(c, _)| *c as c_int == class)
+        .map_or(ErrorKind::Mpi, |(_, kind)| *kind)
+}
+
+/// The kind of an MPI error known only by its text, as HDF5's MPI-IO driver records it
+/// (the code itself is not kept): the class whose own text (`MPI_Error_string` of the class)
+/// the message starts with. Every MPI's message for a code begins with its class's text.
+pub fn kind_of_text(message: &str) -> Option<ErrorKind> {
+    CLASSES.iter().find_map(|&(class, kind)| {
+        let text = error_string(class as c_int);
+        (!text.is_empty() && message.trim_start().starts_with(text.trim())).then_some(kind)
+    })
 }
 
 fn error_string(code: c_int) -> String {
@@ -54,8 +93,9 @@ fn state() -> (bool, bool) {
     (initialized != 0, finalized != 0)
 }
 
-/// Fail unless MPI is initialized and not yet finalized.
+/// Fail unless MPI is initialized and not yet finalized (and is the MPI dah5 was built for).
 pub fn ensure_active() -> Result<()> {
+    check_abi()?;
     match state() {
         (true, false) => Ok(()),
         (false, _) => Err(match foreign::initialized_other_mpi() {

@@ -59,6 +59,27 @@ fn run(command: &mut Command, what: &str) -> Output {
         .unwrap_or_else(|e| panic!("{what} could not start (is it installed?): {e}"))
 }
 
+/// The MPI stack's tool `name` (mpicc, mpicxx, mpif90, mpiexec): `$DAH5_MPICC` and so on
+/// when set (scripts/deps.sh sets them for the stack under test), else the default MPI's
+/// wrapper on PATH. The suffixed names (`mpicc.mpich`) are how Debian installs a second MPI.
+pub fn mpi_tool(name: &str) -> String {
+    std::env::var(format!("DAH5_{}", name.to_uppercase())).unwrap_or_else(|_| name.to_string())
+}
+
+/// Debian's name of the MPI libdah5 is linked to (`openmpi` or `mpich`, from `ldd`), and of
+/// the other one, whose suffixed tools (`mpicc.mpich`) the MPI-mismatch tests use.
+pub fn built_and_other_mpi() -> (&'static str, &'static str) {
+    let ldd = run(
+        Command::new("ldd").arg(lib_dir().join("libdah5.so")),
+        "ldd",
+    );
+    if String::from_utf8_lossy(&ldd.stdout).contains("libmpich") {
+        ("mpich", "openmpi")
+    } else {
+        ("openmpi", "mpich")
+    }
+}
+
 /// Where test programs are built.
 fn bin_dir() -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bin");
@@ -97,6 +118,11 @@ fn sources_of(sources: &[&str]) -> Vec<String> {
 
 /// Compile C sources with `mpicc -Wall -Wextra -Werror` against include/ and libdah5.
 pub fn build_c(sources: &[&str], exe_name: &str) -> PathBuf {
+    build_c_with(&mpi_tool("mpicc"), sources, exe_name)
+}
+
+/// [`build_c`] with the MPI C compiler `mpicc`.
+pub fn build_c_with(mpicc: &str, sources: &[&str], exe_name: &str) -> PathBuf {
     let exe = bin_dir().join(exe_name);
     let mut args: Vec<String> = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"]
         .map(String::from)
@@ -104,7 +130,7 @@ pub fn build_c(sources: &[&str], exe_name: &str) -> PathBuf {
     args.push(format!("-I{}", root().join("include").display()));
     args.extend(sources_of(sources));
     args.extend(link_dah5(&exe));
-    compile("mpicc", &args, &format!("{sources:?}"));
+    compile(mpicc, &args, &format!("{sources:?}"));
     exe
 }
 
@@ -126,13 +152,13 @@ pub fn build_fortran(sources: &[&str], exe_name: &str) -> PathBuf {
     ]);
     args.extend(sources_of(&["fortran/dah5.f90"]));
     args.extend(["-o".to_string(), module_object.clone()]);
-    compile("mpif90", &args, "fortran/dah5.f90");
+    compile(&mpi_tool("mpif90"), &args, "fortran/dah5.f90");
     let mut args: Vec<String> = FORTRAN_FLAGS.map(String::from).to_vec();
     args.push(format!("-I{}", modules.display()));
     args.extend(sources_of(sources));
     args.push(module_object);
     args.extend(link_dah5(&exe));
-    compile("mpif90", &args, &format!("{sources:?}"));
+    compile(&mpi_tool("mpif90"), &args, &format!("{sources:?}"));
     exe
 }
 
@@ -149,23 +175,46 @@ pub struct Job {
     pub success: bool,
 }
 
-/// Run `exe args` under `mpiexec -n ranks` in `dir`, with `env` exported to every rank,
-/// under a timeout.
+/// What a launcher needs to run the tests' jobs on one host as root with more ranks than
+/// cores. Only Open MPI reads these (4.x the OMPI_ ones, 5.x PRRTE's); MPICH's Hydra needs
+/// nothing. `btl ^tcp`: on one host the shared-memory transport is used anyway, and Open MPI
+/// 5's TCP transport warns on every rank of an IPv4+IPv6 host (open-mpi/ompi#14079).
+pub const LAUNCH_ENV: [(&str, &str); 6] = [
+    ("OMPI_ALLOW_RUN_AS_ROOT", "1"),
+    ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+    ("OMPI_MCA_rmaps_base_oversubscribe", "1"),
+    ("PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe"),
+    ("OMPI_MCA_btl", "^tcp"),
+    // Idle ranks yield the CPU instead of spinning: oversubscribed jobs stay fast.
+    ("OMPI_MCA_mpi_yield_when_idle", "1"),
+];
+
+/// Run `exe args` under `mpiexec -n ranks` in `dir`, with `env` set in every rank, under a
+/// timeout. The environment travels as `env KEY=VALUE exe`, which every launcher runs the
+/// same way (Open MPI's `-x` is not Hydra's).
 pub fn mpiexec(ranks: u32, exe: &Path, args: &[&str], env: &[(&str, &str)], dir: &Path) -> Job {
+    mpiexec_with(&mpi_tool("mpiexec"), ranks, exe, args, env, dir)
+}
+
+/// [`mpiexec`] with the launcher `launcher`.
+pub fn mpiexec_with(
+    launcher: &str,
+    ranks: u32,
+    exe: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    dir: &Path,
+) -> Job {
     let _job = one_job_at_a_time();
     let mut command = Command::new("timeout");
     command
-        .args(["-k", "10", &TIMEOUT_SECONDS.to_string(), "mpiexec"])
+        .args(["-k", "10", &TIMEOUT_SECONDS.to_string(), launcher])
         .args(["-n", &ranks.to_string()])
         .current_dir(dir)
-        // Running as root (CI, containers) and more ranks than cores need Open MPI's consent.
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
-        // Idle ranks yield the CPU instead of spinning: oversubscribed jobs stay fast.
-        .env("OMPI_MCA_mpi_yield_when_idle", "1");
-    for (key, value) in env {
-        command.env(key, value).args(["-x", key]);
+        .envs(LAUNCH_ENV);
+    if !env.is_empty() {
+        command.arg("env");
+        command.args(env.iter().map(|(key, value)| format!("{key}={value}")));
     }
     command.arg(exe).args(args);
     let output = run(&mut command, "mpiexec");
