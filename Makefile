@@ -92,6 +92,13 @@ install-files: fortran
 		sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' $$pc.pc.in \
 			> $(PREFIX)/lib/pkgconfig/$$pc.pc; \
 	done
+	install -d $(PREFIX)/lib/cmake/dah5
+	hdf5=$$(ldd $(TARGET)/libdah5.so | awk '/libhdf5/ { print $$3; exit }'); \
+	for f in dah5Config dah5ConfigVersion; do \
+		sed -e 's|@VERSION@|$(VERSION)|' -e "s|@HDF5_LIBRARY@|$$hdf5|" \
+			-e "s|@MPICC@|$$(command -v $(MPICC))|" -e "s|@MPIFC@|$$(command -v $(MPIFC))|" \
+			cmake/$$f.cmake.in > $(PREFIX)/lib/cmake/dah5/$$f.cmake; \
+	done
 
 # Regenerate include/dah5.h from src/ffi with the pinned cbindgen (then commit it).
 header:

@@ -51,6 +51,25 @@ fn fortran_order_example_stores_the_transpose() {
     }
 }
 
+/// `make install-files` of the freshly built library into the scratch prefix `name`, with
+/// this stack's MPI wrappers.
+fn install_tree(name: &str) -> std::path::PathBuf {
+    let prefix = scratch(name);
+    let status = Command::new("make")
+        .args([
+            "install-files",
+            &format!("PREFIX={}", prefix.display()),
+            &format!("TARGET={}", lib_dir().display()),
+            &format!("MPICC={}", mpi_tool("mpicc")),
+            &format!("MPIFC={}", mpi_tool("mpif90")),
+        ])
+        .current_dir(root())
+        .status()
+        .expect("make");
+    assert!(status.success(), "make install-files");
+    prefix
+}
+
 /// `pkg-config --cflags --libs NAME` against the install tree under `prefix`.
 fn pkg_config(prefix: &Path, name: &str) -> Vec<String> {
     let pkg = Command::new("pkg-config")
@@ -81,19 +100,7 @@ fn build_installed(compiler: &str, flags: &[&str], source: &str, pkg: &[String],
 
 #[test]
 fn c_and_fortran_examples_build_from_the_install_tree_with_pkg_config_and_run() {
-    let lib = lib_dir();
-    let prefix = scratch("install");
-    let profile = lib.file_name().unwrap().to_str().unwrap().to_string();
-    let status = Command::new("make")
-        .args([
-            "install-files",
-            &format!("PREFIX={}", prefix.display()),
-            &format!("PROFILE={profile}"),
-        ])
-        .current_dir(root())
-        .status()
-        .expect("make");
-    assert!(status.success(), "make install-files");
+    let prefix = install_tree("install");
     for file in [
         "lib/libdah5.so",
         "lib/libdah5_fortran.a",
@@ -103,6 +110,8 @@ fn c_and_fortran_examples_build_from_the_install_tree_with_pkg_config_and_run() 
         "include/dah5.mod",
         "lib/pkgconfig/dah5.pc",
         "lib/pkgconfig/dah5-fortran.pc",
+        "lib/cmake/dah5/dah5Config.cmake",
+        "lib/cmake/dah5/dah5ConfigVersion.cmake",
     ] {
         assert!(prefix.join(file).exists(), "{file} installed");
     }
@@ -126,5 +135,48 @@ fn c_and_fortran_examples_build_from_the_install_tree_with_pkg_config_and_run() 
     let source = "examples-fortran/darray2d.f90";
     build_installed("mpif90", &f_flags, source, &f_pkg, &darray2d);
     let out = mpiexec_ok(3, &darray2d, &["darray2d.h5"], &[], &prefix);
+    assert!(out.contains("darray2d: 0 wrong elements"), "{out}");
+}
+
+#[test]
+fn a_cmake_project_finds_the_install_tree_and_builds_c_and_fortran_against_it() {
+    let prefix = install_tree("install_for_cmake");
+    let build = scratch("cmake_user");
+    let configure = Command::new("cmake")
+        .arg("-S")
+        .arg(root().join("tests/cmake"))
+        .arg("-B")
+        .arg(&build)
+        .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display()))
+        .arg(format!("-DDAH5_EXAMPLES={}", root().display()))
+        .output()
+        .expect("cmake (apt install cmake)");
+    let log = String::from_utf8_lossy(&configure.stdout).into_owned()
+        + &String::from_utf8_lossy(&configure.stderr);
+    assert!(configure.status.success(), "cmake configure:\n{log}");
+    // The MPI that FindMPI was pointed at is the one dah5 was built with.
+    let cache = std::fs::read_to_string(build.join("CMakeCache.txt")).unwrap();
+    let wrapper = cache
+        .lines()
+        .find(|l| l.starts_with("MPI_C_COMPILER:"))
+        .unwrap_or("");
+    assert!(
+        wrapper.ends_with(&format!("/{}", mpi_tool("mpicc"))),
+        "{wrapper}"
+    );
+    let built = Command::new("cmake")
+        .arg("--build")
+        .arg(&build)
+        .output()
+        .expect("cmake --build");
+    assert!(
+        built.status.success(),
+        "cmake --build:\n{}{}",
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let out = mpiexec_ok(2, &build.join("hello_block"), &["hello.h5"], &[], &build);
+    assert_eq!(out.matches("(as written)").count(), 2, "{out}");
+    let out = mpiexec_ok(3, &build.join("darray2d"), &["darray2d.h5"], &[], &build);
     assert!(out.contains("darray2d: 0 wrong elements"), "{out}");
 }
