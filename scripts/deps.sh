@@ -121,14 +121,16 @@ dah5_mpi4py() {
         echo "dah5: building mpi4py and h5py for MPICH in $venv (log: $venv.log)" >&2
         rm -rf "$venv"
         /usr/bin/python3 -m venv --system-site-packages "$venv"
-        # mpi4py first (ignoring Debian's), then h5py built against it and Debian's numpy;
-        # -O1 without debug info: MPI.c alone takes minutes and gigabytes at -O2 -g.
-        local pip=("$venv/bin/pip" install --no-cache-dir --disable-pip-version-check)
+        # mpi4py first (ignoring Debian's), then h5py built against it and Debian's numpy
+        # (with current build tools); -O1 without debug info: MPI.c alone takes minutes
+        # and gigabytes at -O2 -g. Versions known to build on Debian 12 and 13.
+        local pip=(env CFLAGS="-O1 -g0" "$venv/bin/pip" install --no-cache-dir
+            --disable-pip-version-check)
         if ! {
-            MPICC=mpicc.mpich CFLAGS="-O1 -g0" "${pip[@]}" --ignore-installed --no-binary=mpi4py mpi4py &&
-                "${pip[@]}" cython pkgconfig setuptools wheel &&
-                CC=mpicc.mpich CFLAGS="-O1 -g0" HDF5_MPI=ON HDF5_DIR=$HDF5_DIR \
-                    "${pip[@]}" --no-build-isolation --no-binary=h5py h5py
+            MPICC=mpicc.mpich "${pip[@]}" --ignore-installed --no-binary=mpi4py mpi4py==4.1.2 &&
+                "${pip[@]}" --upgrade "cython>=3,<4" pkgconfig "setuptools>=77" wheel &&
+                CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$HDF5_DIR "${pip[@]}" \
+                    --no-build-isolation --no-binary=h5py h5py==3.16.0
         } > "$venv.log" 2>&1; then
             tail -n 30 "$venv.log" >&2
             exit 1

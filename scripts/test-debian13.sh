@@ -84,11 +84,15 @@ git ls-files -z --cached --others --exclude-standard |
 
 in_chroot() {
     chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 CI="${CI:-}" \
+        http_proxy="${http_proxy:-}" https_proxy="${https_proxy:-}" no_proxy="${no_proxy:-}" \
         PATH=/opt/rust/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         CARGO_HOME=/opt/cargo-home "$@"
 }
+# The chroot trusts the certificate authorities the host was given (a site's TLS proxy).
+mkdir -p "$root/usr/local/share/ca-certificates"
+cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 in_chroot bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -qq ca-certificates git >/dev/null'
+    apt-get install -y -qq ca-certificates git >/dev/null && update-ca-certificates >/dev/null 2>&1'
 
 for mpi in "${stacks[@]}"; do
     echo "== Debian 13, $mpi: demo, then the suite ==" >&2

@@ -255,13 +255,26 @@ fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
     let target = locked.join("x.h5");
-    let launch_env = LAUNCH_ENV.iter().map(|(key, value)| format!("{key}={value}"));
+    let launch_env = LAUNCH_ENV
+        .iter()
+        .map(|(key, value)| format!("{key}={value}"));
     let output = std::process::Command::new("runuser")
         .args(["-u", user, "--", "env"])
         .arg(format!("LD_LIBRARY_PATH={}", dir.display()))
-        .arg(format!("PATH={}", std::env::var("PATH").unwrap_or_default()))
+        .arg(format!(
+            "PATH={}",
+            std::env::var("PATH").unwrap_or_default()
+        ))
         .args(launch_env)
-        .args(["timeout", "-k", "10", "120", &mpi_tool("mpiexec"), "-n", "2"])
+        .args([
+            "timeout",
+            "-k",
+            "10",
+            "120",
+            &mpi_tool("mpiexec"),
+            "-n",
+            "2",
+        ])
         .arg(&exe)
         .arg(&target)
         .current_dir(&dir)

@@ -87,8 +87,7 @@ fn julia_like_ctypes_driver_at_3_ranks_writes_what_hdf5_jl_writes() {
     let lib = lib_dir().join("libdah5.so");
     let script = root().join("tests/py/julia_like.py");
     // A Python whose mpi4py is built on dah5's MPI (scripts/deps.sh, dah5_mpi4py).
-    let mpi_python =
-        std::env::var("DAH5_MPI_PYTHON").unwrap_or_else(|_| "/usr/bin/python3".into());
+    let mpi_python = std::env::var("DAH5_MPI_PYTHON").unwrap_or_else(|_| "/usr/bin/python3".into());
     let out = mpiexec_ok(
         3,
         Path::new(&mpi_python),

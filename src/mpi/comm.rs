@@ -2,9 +2,9 @@
 
 use mpi_sys::{
     MPI_Allgather, MPI_Allgatherv, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
-    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
-    MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
-    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_UINT8_T, RSMPI_UINT64_T,
+    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
+    MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c,
+    RSMPI_ERRORS_RETURN, RSMPI_UINT8_T, RSMPI_UINT64_T,
 };
 
 use crate::core::error::{Error, Result};

@@ -69,10 +69,7 @@ pub fn mpi_tool(name: &str) -> String {
 /// Debian's name of the MPI libdah5 is linked to (`openmpi` or `mpich`, from `ldd`), and of
 /// the other one, whose suffixed tools (`mpicc.mpich`) the MPI-mismatch tests use.
 pub fn built_and_other_mpi() -> (&'static str, &'static str) {
-    let ldd = run(
-        Command::new("ldd").arg(lib_dir().join("libdah5.so")),
-        "ldd",
-    );
+    let ldd = run(Command::new("ldd").arg(lib_dir().join("libdah5.so")), "ldd");
     if String::from_utf8_lossy(&ldd.stdout).contains("libmpich") {
         ("mpich", "openmpi")
     } else {
