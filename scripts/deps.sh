@@ -122,14 +122,17 @@ dah5_mpi4py() {
         rm -rf "$venv"
         /usr/bin/python3 -m venv --system-site-packages "$venv"
         # mpi4py first (ignoring Debian's), then h5py built against it and Debian's numpy
-        # (with current build tools); -O1 without debug info: MPI.c alone takes minutes
+        # (with current build tools; on Python 3.11 Debian's numpy.distutils needs the
+        # standard library's distutils); -O1 without debug info: MPI.c alone takes minutes
         # and gigabytes at -O2 -g. Versions known to build on Debian 12 and 13.
         local pip=(env CFLAGS="-O1 -g0" "$venv/bin/pip" install --no-cache-dir
-            --disable-pip-version-check)
+            --disable-pip-version-check) distutils=local
+        /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info >= (3, 12))' && distutils=stdlib
         if ! {
             MPICC=mpicc.mpich "${pip[@]}" --ignore-installed --no-binary=mpi4py mpi4py==4.1.2 &&
                 "${pip[@]}" --upgrade "cython>=3,<4" pkgconfig "setuptools>=77" wheel &&
-                CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$HDF5_DIR "${pip[@]}" \
+                SETUPTOOLS_USE_DISTUTILS=$distutils CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$HDF5_DIR \
+                    "${pip[@]}" \
                     --no-build-isolation --no-binary=h5py h5py==3.16.0
         } > "$venv.log" 2>&1; then
             tail -n 30 "$venv.log" >&2

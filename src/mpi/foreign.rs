@@ -197,13 +197,13 @@ fn describe_if_initialized(path: &str) -> Option<String> {
     description
 }
 
-type Version = unsafe extern "C" fn(*mut c_char, *mut c_int) -> c_int;
+pub(crate) type Version = unsafe extern "C" fn(*mut c_char, *mut c_int) -> c_int;
 
 /// The text `version` (an `MPI_Get_library_version`) writes.
 ///
 /// # Safety
 /// `version` has the C signature of `MPI_Get_library_version`.
-unsafe fn version_of(version: Version) -> String {
+pub(crate) unsafe fn version_of(version: Version) -> String {
     // Larger than MPI_MAX_LIBRARY_VERSION_STRING of every MPI (Open MPI 256, MPICH 8192):
     // the library called may not be the one whose mpi.h dah5 was compiled with.
     let mut text = vec![0 as c_char; 16384];
@@ -218,7 +218,7 @@ unsafe fn version_of(version: Version) -> String {
 
 /// The name and version from a version text, white space folded: its first line, up to a
 /// comma (MPICH's has tabs; Open MPI's goes on with package details).
-fn first_line(version: &str) -> String {
+pub(crate) fn first_line(version: &str) -> String {
     let first = version.split([',', '\n']).next().unwrap_or("");
     first.split_whitespace().collect::<Vec<_>>().join(" ")
 }

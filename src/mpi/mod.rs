@@ -143,20 +143,9 @@ pub fn world_rank() -> Option<(i32, i32)> {
     Some((rank, size))
 }
 
-/// The MPI library's own version string (legal before MPI_Init, by MPI-3).
+/// The name and version of the MPI library this process's calls go to (legal before
+/// MPI_Init, by MPI-3).
 pub fn library_version() -> String {
-    let mut buf = vec![0 as c_char; mpi_sys::MPI_MAX_LIBRARY_VERSION_STRING as usize + 1];
-    let mut len: c_int = 0;
-    // SAFETY: `buf` has MPI_MAX_LIBRARY_VERSION_STRING + 1 bytes, as the call requires.
-    if unsafe { MPI_Get_library_version(buf.as_mut_ptr(), &mut len) } != MPI_SUCCESS {
-        return "unknown MPI".to_string();
-    }
-    // SAFETY: MPI NUL-terminates the string inside `buf`.
-    let text = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy();
-    // Open MPI's string goes on with package and build details after the first comma.
-    text.split([',', '\n'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_string()
+    // SAFETY: the function has the C signature of MPI_Get_library_version.
+    foreign::first_line(&unsafe { foreign::version_of(MPI_Get_library_version) })
 }
