@@ -292,6 +292,65 @@ fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
 }
 
 #[test]
+fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_cleanly() {
+    // The patterns of a library-based code: the failing rank returns its error, every rank
+    // meets in the caller's own MPI_Barrier, closes and calls MPI_Finalize; no MPI_Abort.
+    let exe = build_c(&["tests/c/out_of_step.c"], "out_of_step");
+    let env = [("DAH5_COLLECTIVE_TIMEOUT", "2")];
+    for (mode, ranks) in [("skip", 3), ("forgot", 2), ("late", 4)] {
+        let dir = scratch(&format!("out_of_step_{mode}"));
+        let started = std::time::Instant::now();
+        let job = mpiexec(ranks, &exe, &["oos.h5", mode], &env, &dir);
+        let took = started.elapsed().as_secs();
+        let lines: Vec<&str> = job
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("rank "))
+            .collect();
+        let report = format!("{mode}, {took} s:\n{}\n{}", job.stdout, job.stderr);
+        assert!(job.success && lines.len() == ranks as usize, "{report}");
+        // Every rank's close fails at once with the timeout status, and nothing waited
+        // longer than the timeout and its roll call (2 + 2 s).
+        for line in &lines {
+            assert!(
+                line.contains("close DAH5_ERR_COLLECTIVE_TIMEOUT (0s)"),
+                "{report}"
+            );
+            assert!(!line.contains("(5s)") && !line.contains("(6s)"), "{report}");
+        }
+        let first_step = match mode {
+            "forgot" => "write DAH5_ERR_COLLECTIVE_TIMEOUT",
+            _ => "create DAH5_ERR_COLLECTIVE_TIMEOUT",
+        };
+        assert!(lines.iter().any(|l| l.contains(first_step)), "{report}");
+        if mode == "late" {
+            // The late rank fails at once too, instead of going on alone into HDF5.
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("rank 1: create DAH5_ERR_COLLECTIVE_TIMEOUT (4s)")),
+                "{report}"
+            );
+        }
+        // The finalize hook says what it could not close; HDF5 closes it in MPI_Finalize.
+        assert_eq!(
+            job.stderr.matches("dah5 could not close").count(),
+            ranks as usize,
+            "{report}"
+        );
+        let out = python_inline(
+            "import h5py, numpy as np\n\
+             f = h5py.File('oos.h5', 'r')\n\
+             assert (f['before'][()] == np.arange(8)).all()\n\
+             assert 'x' not in f, list(f)\n\
+             print('readable as of the flush')\n",
+            &dir,
+        );
+        assert!(out.contains("readable as of the flush"), "{out}");
+    }
+}
+
+#[test]
 fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
     let exe = build_c(&["tests/c/timeout.c"], "timeout");
     let dir = scratch("timeout");

@@ -299,6 +299,11 @@ impl File {
         self.shared.room.claim(what, bytes, cached)
     }
 
+    /// The path the file was created or opened with.
+    pub fn path(&self) -> &str {
+        &self.shared.path
+    }
+
     /// Flush everything to storage (collective): afterwards a new opener sees the data.
     pub fn flush(&self) -> Result<()> {
         let op = "dah5_file_flush";

@@ -224,25 +224,43 @@ pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
 /// Close the files the program left open when it calls `MPI_Finalize` (run from MPI's
 /// finalize hook, while MPI still works). Without this the HDF5 files would be closed at
 /// exit, after MPI is gone: the job hung there and the files were left unreadable. Every
-/// rank closes its files in the same (slot) order, as its own closes would have.
+/// rank closes its files in the same (slot) order, as its own closes would have. A file
+/// whose collective calls are out of step (a timeout) cannot be agreed on: it is left to
+/// HDF5, which closes it in `MPI_Finalize` when every rank gets there; nothing here waits.
 fn close_leaked() {
     let mut registry = registry();
     let tokens = registry.file_tokens();
-    if !tokens.is_empty() {
-        let line = format!(
-            "dah5: MPI_Finalize was called with {} dah5 file(s) still open; dah5 closed them \
-             (call dah5_file_close before MPI_Finalize)\n",
-            tokens.len()
-        );
-        // One write: the ranks' lines must not interleave.
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    if tokens.is_empty() {
+        return;
     }
+    let mut report = format!(
+        "dah5: MPI_Finalize was called with {} dah5 file(s) still open (call \
+         dah5_file_close before MPI_Finalize):",
+        tokens.len()
+    );
     for token in tokens {
-        let closed = registry.file(token).and_then(|f| f.agree_to_close());
-        if let (Ok(agreed), Ok((handle, datasets))) = (closed, registry.remove_file(token)) {
-            let _ = handle.close(agreed, datasets);
-        }
+        let Ok(path) = registry.file(token).map(|f| f.path().to_string()) else {
+            continue;
+        };
+        let closed = registry
+            .file(token)
+            .and_then(|f| f.agree_to_close())
+            .and_then(|agreed| {
+                let (handle, datasets) = registry.remove_file(token)?;
+                handle.close(agreed, datasets)
+            });
+        report.push_str(&match closed {
+            Ok(()) => format!(" dah5 closed {path:?}."),
+            Err(e) => format!(
+                " dah5 could not close {path:?} ({}); data written since its last \
+                 successful dah5_file_flush may be missing.",
+                e.message
+            ),
+        });
     }
+    report.push('\n');
+    // One write: the ranks' lines must not interleave.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), report.as_bytes());
 }
 
 /// Turn MPI atomic mode on (`atomic` = 1) or off (0) for the file. In atomic mode, data one

@@ -15,8 +15,9 @@
 use std::time::{Duration, Instant};
 
 use mpi_sys::{
-    MPI_Allreduce, MPI_Iallreduce, MPI_Request, MPI_Test, RSMPI_MAX, RSMPI_REQUEST_NULL,
-    RSMPI_STATUS_IGNORE, RSMPI_UINT64_T,
+    MPI_Allreduce, MPI_Iallgather, MPI_Iallgatherv, MPI_Iallreduce, MPI_Request, MPI_Test,
+    RSMPI_INT32_T, RSMPI_MAX, RSMPI_REQUEST_NULL, RSMPI_STATUS_IGNORE, RSMPI_UINT8_T,
+    RSMPI_UINT64_T,
 };
 
 use crate::core::digest::{Args, explain, rank_list};
@@ -77,14 +78,11 @@ pub fn agree(
         });
     }
     if recv[0] != !recv[1] {
-        // Every rank is here (no rank failed, and all saw the same reduction): one more
-        // exchange, of each rank's arguments as text, says which differ on which ranks.
+        // Every rank saw the same reduction, so every rank is here: one more exchange, of
+        // each rank's arguments as text, says which differ on which ranks. (Bounded by the
+        // timeout all the same: a rank that went on would leave it waiting.)
         let what = match &local {
-            Ok(args) => comm
-                .allgather_bytes(args.describe().as_bytes())?
-                .into_iter()
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                .collect::<Vec<_>>(),
+            Ok(args) => exchange_text(comm, operation, &args.describe())?,
             Err(_) => Vec::new(),
         };
         let detail = explain(&what).unwrap_or_else(|| "the arguments differ".to_string());
@@ -120,20 +118,12 @@ fn timeout() -> Option<Duration> {
 }
 
 /// `MPI_Iallreduce(MAX)` of `send`, waiting at most the timeout. A rank that never makes
-/// the call would otherwise leave the others waiting forever. After a timeout the request
-/// is still pending (MPI cannot cancel a collective): its buffers are leaked on purpose,
-/// since MPI may still write into them, and the communicator is marked broken, so every
-/// later collective call on it fails at once.
+/// the call would otherwise leave the others waiting forever. After a timeout the
+/// communicator is marked broken, so every later collective call on it fails at once; the
+/// other ranks learn it from the timed-out rank's roll-call note (see `roll_call`), before
+/// and after their own reductions, so theirs fail at once too.
 fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result<Vec<u64>> {
-    if comm.is_broken() {
-        return Err(Error::new(
-            ErrorKind::CollectiveTimeout,
-            format!(
-                "{operation}: an earlier collective call on this file timed out, so its \
-                 communicator can no longer be used; end the job (MPI_Abort)"
-            ),
-        ));
-    }
+    refuse_out_of_step(comm, operation)?;
     let mut recv = vec![0u64; send.len()];
     let Some(limit) = timeout() else {
         // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid.
@@ -152,7 +142,7 @@ fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result
     // SAFETY: reading the MPI_REQUEST_NULL constant.
     let mut request: MPI_Request = unsafe { RSMPI_REQUEST_NULL };
     // SAFETY: both buffers hold `send.len()` u64s, matching MPI_UINT64_T; `comm` is valid;
-    // the buffers stay alive until the request completes (or are leaked, below).
+    // the buffers stay alive until the request completes (or are leaked by `wait`).
     check("MPI_Iallreduce", unsafe {
         MPI_Iallreduce(
             send.as_ptr().cast(),
@@ -164,23 +154,146 @@ fn reduce_within_timeout(comm: &Comm, operation: &str, send: Vec<u64>) -> Result
             &mut request,
         )
     })?;
+    let (send, recv) = wait(comm, operation, request, limit, (send, recv))?;
+    drop(send);
+    // A rank that arrives after the others gave up on this very call still completes the
+    // reduction (their parts are in it): it must not go on alone into HDF5.
+    refuse_out_of_step(comm, operation)?;
+    Ok(recv)
+}
+
+/// Wait for the nonblocking collective `request` of `operation`, whose buffers are
+/// `buffers`, at most `limit`. Gives the buffers back when it completed. When it cannot
+/// (the limit passed, or another rank gave up on an earlier call), the communicator is
+/// marked broken and the buffers are leaked on purpose: MPI cannot cancel a collective and
+/// may still write into them.
+fn wait<B>(
+    comm: &Comm,
+    operation: &str,
+    mut request: MPI_Request,
+    limit: Duration,
+    buffers: B,
+) -> Result<B> {
     let start = Instant::now();
     loop {
         let mut done = 0;
-        // SAFETY: `request` is the pending request above; the status is ignored.
+        // SAFETY: `request` is the pending request; the status is ignored.
         check("MPI_Test", unsafe {
             MPI_Test(&mut request, &mut done, RSMPI_STATUS_IGNORE)
         })?;
         if done != 0 {
-            return Ok(recv);
+            return Ok(buffers);
         }
-        if start.elapsed() > limit {
+        let failure = match roll_call::gave_up(comm)? {
+            Some(rank) => Some(gave_up_error(operation, rank)),
+            None if start.elapsed() > limit => Some(timed_out(comm, operation, limit)),
+            None => None,
+        };
+        if let Some(error) = failure {
             comm.mark_broken();
-            std::mem::forget(send);
-            std::mem::forget(recv);
-            return Err(timed_out(comm, operation, limit));
+            std::mem::forget(buffers);
+            return Err(error);
         }
     }
+}
+
+/// Fail at once when this file's collective calls are out of step: an earlier call timed
+/// out here, or another rank gave up on one (its roll-call note is waiting).
+fn refuse_out_of_step(comm: &Comm, operation: &str) -> Result<()> {
+    if comm.is_broken() {
+        return Err(Error::new(
+            ErrorKind::CollectiveTimeout,
+            format!(
+                "{operation}: an earlier collective call on this file timed out, so its \
+                 collective calls are out of step and fail at once on every rank; return \
+                 the error, or end the job (MPI_Abort)"
+            ),
+        ));
+    }
+    if let Some(rank) = roll_call::gave_up(comm)? {
+        comm.mark_broken();
+        return Err(gave_up_error(operation, rank));
+    }
+    Ok(())
+}
+
+fn gave_up_error(operation: &str, rank: i32) -> Error {
+    Error::new(
+        ErrorKind::CollectiveTimeout,
+        format!(
+            "{operation}: rank {rank} gave up waiting for the other ranks in a collective call \
+             on this file ({TIMEOUT_ENV}): a rank skipped a collective call or is stuck, so \
+             the file's collective calls are out of step and fail at once on every rank. \
+             What was flushed is safe; return the error, or end the job (MPI_Abort)"
+        ),
+    )
+}
+
+/// Every rank's `text`, in rank order (for the message of a mismatch), waiting at most the
+/// timeout for each of its two exchanges.
+fn exchange_text(comm: &Comm, operation: &str, text: &str) -> Result<Vec<String>> {
+    let limit = timeout().unwrap_or(Duration::MAX);
+    let size = comm.size() as usize;
+    let mine = vec![text.len() as i32];
+    let mut lengths = vec![0i32; size];
+    // SAFETY: reading the MPI_REQUEST_NULL constant.
+    let mut request: MPI_Request = unsafe { RSMPI_REQUEST_NULL };
+    // SAFETY: one int from each rank into `lengths` (room for `size`); buffers outlive the
+    // request or are leaked by `wait`.
+    check("MPI_Iallgather", unsafe {
+        MPI_Iallgather(
+            mine.as_ptr().cast(),
+            1,
+            RSMPI_INT32_T,
+            lengths.as_mut_ptr().cast(),
+            1,
+            RSMPI_INT32_T,
+            comm.raw(),
+            &mut request,
+        )
+    })?;
+    let (_, lengths) = wait(comm, operation, request, limit, (mine, lengths))?;
+    let displacements: Vec<i32> = lengths
+        .iter()
+        .scan(0, |at, &n| {
+            let start = *at;
+            *at += n;
+            Some(start)
+        })
+        .collect();
+    let total = lengths.iter().sum::<i32>() as usize;
+    let bytes = text.as_bytes().to_vec();
+    let mut all = vec![0u8; total];
+    // SAFETY: reading the MPI_REQUEST_NULL constant.
+    let mut request: MPI_Request = unsafe { RSMPI_REQUEST_NULL };
+    // SAFETY: `bytes` has its length; `all`, `lengths` and `displacements` describe `total`
+    // bytes split by rank, as every rank computed them from the same lengths; all buffers
+    // outlive the request or are leaked by `wait`.
+    check("MPI_Iallgatherv", unsafe {
+        MPI_Iallgatherv(
+            bytes.as_ptr().cast(),
+            bytes.len() as i32,
+            RSMPI_UINT8_T,
+            all.as_mut_ptr().cast(),
+            lengths.as_ptr(),
+            displacements.as_ptr(),
+            RSMPI_UINT8_T,
+            comm.raw(),
+            &mut request,
+        )
+    })?;
+    let (_, all, lengths, displacements) = wait(
+        comm,
+        operation,
+        request,
+        limit,
+        (bytes, all, lengths, displacements),
+    )?;
+    Ok(lengths
+        .iter()
+        .zip(&displacements)
+        .map(|(&n, &at)| String::from_utf8_lossy(&all[at as usize..(at + n) as usize]).into())
+        .collect())
 }
 
 /// The error of a timed-out call, naming the ranks that never arrived (a roll call of the

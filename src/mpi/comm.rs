@@ -1,10 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Allgatherv, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
-    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
-    MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c,
-    RSMPI_ERRORS_RETURN, RSMPI_UINT8_T, RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free, MPI_Comm_get_errhandler,
+    MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler, MPI_Errhandler_free,
+    RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN,
+    RSMPI_UINT64_T,
 };
 
 use crate::core::error::{Error, Result};
@@ -143,41 +143,6 @@ fn all_zero_bytes<T: Copy>(value: &T) -> bool {
 }
 
 impl Comm {
-    /// Every rank's bytes (of any length), in rank order.
-    pub fn allgather_bytes(&self, bytes: &[u8]) -> Result<Vec<Vec<u8>>> {
-        let lengths = self.allgather(&[bytes.len() as u64])?;
-        let counts: Vec<i32> = lengths.iter().map(|&n| n as i32).collect();
-        let displacements: Vec<i32> = counts
-            .iter()
-            .scan(0, |at, &n| {
-                let start = *at;
-                *at += n;
-                Some(start)
-            })
-            .collect();
-        let total = counts.iter().sum::<i32>() as usize;
-        let mut all = vec![0u8; total];
-        // SAFETY: `bytes` has its length; `all`, counts and displacements describe
-        // `total` bytes split by rank, as every rank computed them from the same lengths.
-        check("MPI_Allgatherv", unsafe {
-            MPI_Allgatherv(
-                bytes.as_ptr().cast(),
-                bytes.len() as i32,
-                RSMPI_UINT8_T,
-                all.as_mut_ptr().cast(),
-                counts.as_ptr(),
-                displacements.as_ptr(),
-                RSMPI_UINT8_T,
-                self.raw,
-            )
-        })?;
-        Ok(counts
-            .iter()
-            .zip(&displacements)
-            .map(|(&n, &at)| all[at as usize..(at + n) as usize].to_vec())
-            .collect())
-    }
-
     pub fn barrier(&self) -> Result<()> {
         // SAFETY: `self.raw` is a valid communicator.
         check("MPI_Barrier", unsafe { MPI_Barrier(self.raw) })

@@ -7,6 +7,11 @@
 //! this communicator: it skipped the call or is stuck elsewhere. Any collective call of dah5
 //! on the communicator would have matched the pending reduction, so "waiting" and "arrived"
 //! are the same thing here.
+//!
+//! The notes also tell the ranks that did *not* time out that the file's collective calls
+//! are out of step: nobody receives a note meant for them, so [`gave_up`] finds it in every
+//! later collective call of theirs (and the agreement then fails at once instead of
+//! matching a stale reduction or waiting for a rank that has gone on).
 
 use std::time::{Duration, Instant};
 
@@ -25,6 +30,25 @@ const ROLL_CALL_TAG: i32 = 0x0da5;
 /// The note's content does not matter, only its sender; a static lives as long as the
 /// sends, which are never waited for.
 static NOTE: u8 = 1;
+
+/// A rank that gave up on a collective call of this communicator (its roll-call note is
+/// waiting here), if any. Local and cheap: one `MPI_Iprobe`.
+pub fn gave_up(comm: &Comm) -> Result<Option<i32>> {
+    let mut flag = 0;
+    // SAFETY: an all-zero MPI_Status is a valid value for MPI to overwrite.
+    let mut status: MPI_Status = unsafe { std::mem::zeroed() };
+    // SAFETY: `comm` is valid; `flag` and `status` are live out-parameters.
+    check("MPI_Iprobe", unsafe {
+        MPI_Iprobe(
+            RSMPI_ANY_SOURCE,
+            ROLL_CALL_TAG,
+            comm.raw(),
+            &mut flag,
+            &mut status,
+        )
+    })?;
+    Ok((flag != 0).then_some(status.MPI_SOURCE))
+}
 
 /// The ranks (other than this one) from which no note came within `grace`, ascending.
 pub fn absent_ranks(comm: &Comm, grace: Duration) -> Result<Vec<usize>> {
@@ -54,37 +78,26 @@ pub fn absent_ranks(comm: &Comm, grace: Duration) -> Result<Vec<usize>> {
     heard[comm.rank() as usize] = true;
     let start = Instant::now();
     while heard.iter().any(|&h| !h) && start.elapsed() < grace {
-        let mut flag = 0;
-        // SAFETY: an all-zero MPI_Status is a valid value for MPI to overwrite.
-        let mut status: MPI_Status = unsafe { std::mem::zeroed() };
-        // SAFETY: `comm` is valid; `flag` and `status` are live out-parameters.
-        check("MPI_Iprobe", unsafe {
-            MPI_Iprobe(
-                RSMPI_ANY_SOURCE,
-                ROLL_CALL_TAG,
-                comm.raw(),
-                &mut flag,
-                &mut status,
-            )
-        })?;
-        if flag == 0 {
+        let Some(source) = gave_up(comm)? else {
             std::thread::sleep(Duration::from_millis(1));
             continue;
-        }
+        };
         let mut note = 0u8;
+        // SAFETY: an all-zero MPI_Status is a valid value for MPI to overwrite.
+        let mut status: MPI_Status = unsafe { std::mem::zeroed() };
         // SAFETY: receives the one probed byte into `note`.
         check("MPI_Recv", unsafe {
             MPI_Recv(
                 (&raw mut note).cast(),
                 1,
                 RSMPI_UINT8_T,
-                status.MPI_SOURCE,
+                source,
                 ROLL_CALL_TAG,
                 comm.raw(),
                 &mut status,
             )
         })?;
-        heard[status.MPI_SOURCE as usize] = true;
+        heard[source as usize] = true;
     }
     Ok((0..size).filter(|&r| !heard[r]).collect())
 }

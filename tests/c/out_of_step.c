@@ -1,0 +1,79 @@
+/*
+ * out_of_step.c: programs whose ranks get out of step with a collective call, then go on the
+ * way a library-based code does: the failing rank returns its error up the stack and every
+ * rank meets in the caller's own MPI_Barrier, closes the file and calls MPI_Finalize. The job
+ * must end (no MPI_Abort anywhere), every dah5 call returning within the collective timeout,
+ * and the file must stay readable as of its last flush.
+ *
+ *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n N ./out_of_step PATH skip|forgot|late
+ *
+ *   skip    rank 0 alone calls dah5_dataset_create; the others go straight to the barrier
+ *   forgot  rank 0 writes with DAH5_COLLECTIVE, the others forgot the flag (independent)
+ *   late    rank 1 comes to dah5_dataset_create 4 s after the others gave up on it
+ *
+ * Each rank prints one line: "rank R: <step> <status>, ..., close <status>".
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "dah5_mpi.h"
+
+static char line[1024];
+
+static void note(const char *step, int32_t status, time_t since)
+{
+    size_t used = strlen(line);
+    snprintf(line + used, sizeof line - used, "%s%s %s (%lds)", used ? ", " : "", step,
+             dah5_status_name(status), (long)(time(NULL) - since));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc != 3)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    const char *mode = argv[2];
+    dah5_file *file = NULL;
+    dah5_dataset *before = NULL, *dset = NULL;
+    uint64_t dims[1] = {8}, offset[1] = {0}, count[1] = {0};
+    double values[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    /* A dataset written and flushed before anything goes wrong. */
+    if (dah5_file_create_comm(MPI_COMM_WORLD, argv[1], DAH5_TRUNC, &file) != DAH5_OK ||
+        dah5_dataset_create(file, "before", DAH5_FLOAT64, 1, dims, NULL, &before) != DAH5_OK)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    count[0] = rank == 0 ? 8 : 0;
+    if (dah5_write_block(before, offset, count, DAH5_FLOAT64, rank == 0 ? values : NULL, 0) != DAH5_OK ||
+        dah5_file_flush(file) != DAH5_OK)
+        MPI_Abort(MPI_COMM_WORLD, 4);
+
+    time_t start = time(NULL);
+    if (strcmp(mode, "skip") == 0) {
+        if (rank == 0)
+            note("create", dah5_dataset_create(file, "x", DAH5_FLOAT64, 1, dims, NULL, &dset), start);
+    } else if (strcmp(mode, "forgot") == 0) {
+        uint32_t flags = rank == 0 ? DAH5_COLLECTIVE : 0;
+        count[0] = rank == 0 ? 8 : 0;
+        note("write", dah5_write_block(before, offset, count, DAH5_FLOAT64, rank == 0 ? values : NULL, flags), start);
+    } else if (strcmp(mode, "late") == 0) {
+        if (rank == 1)
+            sleep(4);
+        note("create", dah5_dataset_create(file, "x", DAH5_FLOAT64, 1, dims, NULL, &dset), start);
+    } else {
+        MPI_Abort(MPI_COMM_WORLD, 5);
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* the caller's own collective */
+    start = time(NULL);
+    note("flush", dah5_file_flush(file), start);
+    start = time(NULL);
+    note("close", dah5_file_close(&file), start);
+    printf("rank %d: %s\n", rank, line);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}
