@@ -119,7 +119,7 @@ fn c_and_fortran_examples_build_from_the_install_tree_with_pkg_config_and_run() 
     let c_flags = ["-Wall", "-Wextra", "-Werror"];
     let c_pkg = pkg_config(&prefix, "dah5");
     build_installed(
-        "mpicc",
+        &mpi_tool("mpicc"),
         &c_flags,
         "examples-c/hello_block.c",
         &c_pkg,
@@ -133,7 +133,7 @@ fn c_and_fortran_examples_build_from_the_install_tree_with_pkg_config_and_run() 
     let f_flags = ["-std=f2018", "-Wall", "-Werror"];
     let f_pkg = pkg_config(&prefix, "dah5-fortran");
     let source = "examples-fortran/darray2d.f90";
-    build_installed("mpif90", &f_flags, source, &f_pkg, &darray2d);
+    build_installed(&mpi_tool("mpif90"), &f_flags, source, &f_pkg, &darray2d);
     let out = mpiexec_ok(3, &darray2d, &["darray2d.h5"], &[], &prefix);
     assert!(out.contains("darray2d: 0 wrong elements"), "{out}");
 }

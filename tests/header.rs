@@ -2,12 +2,12 @@
 //! strict C99 and as C++. `DAH5_UPDATE_HEADER=1 cargo test --test header` (what
 //! `make header` runs) rewrites it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{mpi_tool, root};
 
 fn generate() -> String {
     let config = cbindgen::Config::from_file(root().join("cbindgen.toml")).expect("cbindgen.toml");
@@ -72,16 +72,16 @@ fn header_compiles_alone_as_strict_c99_and_as_cpp() {
     // The MPI helpers compile with the MPI wrappers, both languages.
     let with_mpi = "#include \"dah5_mpi.h\"\nint main(void) { return 0; }\n";
     compile(
-        "mpicc",
+        &mpi_tool("mpicc"),
         &[&["-std=c99"][..], &strict].concat(),
         "c",
         with_mpi,
         &dir,
     );
-    // Open MPI's deprecated C++ bindings do not pass -Wextra themselves; skip them.
-    let cxx = ["-std=c++11", "-DOMPI_SKIP_MPICXX"];
+    // The MPIs' deprecated C++ bindings do not pass -Wextra themselves; skip them.
+    let cxx = ["-std=c++11", "-DOMPI_SKIP_MPICXX", "-DMPICH_SKIP_MPICXX"];
     compile(
-        "mpicxx",
+        &mpi_tool("mpicxx"),
         &[&cxx[..], &strict].concat(),
         "cpp",
         with_mpi,
