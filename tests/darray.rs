@@ -170,3 +170,26 @@ fn mpi_hints_and_metadata_tuning_are_taken_and_a_malformed_hint_is_refused_every
     let out = run(3, &["hints", "hints.h5"], &dir);
     assert_eq!(out.matches("hints checked").count(), 3, "{out}");
 }
+
+#[test]
+fn compressed_chunks_read_back_what_was_written_last_after_flush_and_barrier() {
+    // Each rank reads every chunk, then they are overwritten collectively (each rank writes
+    // its neighbour's), then read again: independently and collectively, the new values.
+    let exe = build_c(&["tests/c/stale_read.c"], "stale_read");
+    for ranks in [2, 4] {
+        let dir = scratch(&format!("stale_read_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["z.h5"], &[], &dir);
+        let fresh = "round 1 independent OK, collective OK; round 2 independent OK, collective \
+                     OK; round 3 independent OK, collective OK;";
+        assert_eq!(out.matches(fresh).count(), ranks as usize, "{out}");
+        let check = format!(
+            "import h5py, numpy as np\n\
+             z = h5py.File('z.h5', 'r')['z']\n\
+             assert z.compression == 'gzip' and z.chunks == (64,), (z.compression, z.chunks)\n\
+             assert (z[()] == 3000 + np.arange({})).all()\n\
+             print('last round on disk')\n",
+            64 * ranks
+        );
+        assert!(python_inline(&check, &dir).contains("last round on disk"));
+    }
+}

@@ -242,7 +242,8 @@ impl File {
         )?;
         let request = request?;
         let info = Info::new(&request.hints)?;
-        let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning)?;
+        let writable = request.access != (Access::Open { writable: false });
+        let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning, writable)?;
         if request.access == (Access::Create { truncate: true }) {
             remove_existing(&comm, &request.path)?;
         }
@@ -254,7 +255,6 @@ impl File {
         if request.atomic {
             h5::file::set_atomicity(&id, true)?;
         }
-        let writable = request.access != (Access::Open { writable: false });
         Ok(File {
             shared: Arc::new(FileShared {
                 comm,

@@ -9,9 +9,9 @@ use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDEN
 use hdf5_sys::h5p::{
     H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_CLS_LINK_ACCESS,
     H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
-    H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_chunk, H5Pset_coll_metadata_write,
-    H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio,
-    H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
+    H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
+    H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
+    H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
     H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
 };
 use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
@@ -39,7 +39,8 @@ fn create(class: &'static hdf5_sys::h5i::hid_t) -> Result<Id> {
 /// File access: the MPI-IO driver on `comm` with the MPI_Info hints, all metadata
 /// operations collective (reads and writes: every rank makes the same metadata calls, and
 /// HDF5 then does them once, on one rank, and broadcasts), and the tuning of `tuning`.
-pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
+/// A `writable` file has no chunk cache (see [`no_chunk_cache`]).
+pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning, writable: bool) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
     let info = info.raw();
@@ -72,7 +73,26 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning) -> Result<Id> {
         set_metadata_cache(p, tuning.metadata_cache_bytes as usize)?;
     }
     set_file_locking(p, tuning.file_locking)?;
+    if writable {
+        no_chunk_cache(p)?;
+    }
     Ok(fapl)
+}
+
+/// Turn HDF5's raw-data chunk cache off (0 bytes) for every dataset of the file. Parallel
+/// HDF5 caches the chunks of filtered datasets that a rank reads, and its collective write
+/// of filtered chunks (the only way to write them) neither updates nor evicts that cache:
+/// later reads on the rank returned the old values (independent), or failed in inflate()
+/// (collective: the cached chunk no longer matches its new size and address on disk).
+/// Unfiltered chunks bypass the cache in a writable parallel file anyway. A read-only file
+/// does not change while open, so it keeps the cache.
+fn no_chunk_cache(fapl: hid_t) -> Result<()> {
+    // SAFETY: `fapl` is a file access list; the element count is ignored by HDF5, the slot
+    // count is HDF5's default, and 0 bytes means no chunk is ever cached.
+    call("H5Pset_cache", || unsafe {
+        H5Pset_cache(fapl, 0, 521, 0, 0.75)
+    })?;
+    Ok(())
 }
 
 /// Turn HDF5's file locking off where `locking` is false (it is on by default).
