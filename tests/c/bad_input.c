@@ -54,6 +54,8 @@ int main(int argc, char **argv)
     dah5_file *early = NULL;
     int32_t before_init = dah5_file_create(0, "never.h5", 0, &early);
     const char *before_msg_ok = strstr(dah5_last_error_message(), "MPI is not initialized");
+    /* The MPI_Comm wrappers too (MPI_Comm_c2f may not be called yet). */
+    int32_t before_init_comm = dah5_file_create_comm(MPI_COMM_WORLD, "never.h5", 0, &early);
     int version_ok = dah5_version() == DAH5_VERSION_NUMBER && strstr(dah5_version_string(), "HDF5 1.");
 
     MPI_Init(&argc, &argv);
@@ -76,9 +78,10 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     checks += 2;
-    if (before_init != DAH5_ERR_MPI_NOT_INITIALIZED || !before_msg_ok || early != NULL || !version_ok) {
-        fprintf(stderr, "rank %d: FAIL before MPI_Init: %s, version %s\n", rank,
-                dah5_status_name(before_init), dah5_version_string());
+    if (before_init != DAH5_ERR_MPI_NOT_INITIALIZED || before_init_comm != DAH5_ERR_MPI_NOT_INITIALIZED ||
+        !before_msg_ok || early != NULL || !version_ok) {
+        fprintf(stderr, "rank %d: FAIL before MPI_Init: %s, with MPI_Comm %s, version %s\n", rank,
+                dah5_status_name(before_init), dah5_status_name(before_init_comm), dah5_version_string());
         failures++;
     }
 
@@ -315,6 +318,8 @@ int main(int argc, char **argv)
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Finalize();
     expect(dah5_file_open(WORLD, path, DAH5_RDONLY, &file), DAH5_ERR_MPI_NOT_INITIALIZED, "finalized", "after MPI_Finalize");
+    expect(dah5_file_open_comm(MPI_COMM_WORLD, path, DAH5_RDONLY, &file), DAH5_ERR_MPI_NOT_INITIALIZED, "finalized",
+           "after MPI_Finalize, with MPI_Comm");
     if (rank == 0)
         printf("bad_input: %d checks a rank, %d failures over %d ranks\n", checks, total, size);
     return total || failures ? 1 : 0;
