@@ -11,7 +11,8 @@
 !    integer communicators (from `use mpi`, or `comm%MPI_VAL` from `use mpi_f08`),
 !    1-based index ranges lo(:) .. hi(:) as from lbound/ubound, generic transfers for
 !    real32/real64/complex/int32/int64 arrays of any rank, and an optional `ierr`. Without
-!    `ierr` a failure stops the program (error stop) with the library's message.
+!    `ierr` a failure prints the library's message and ends the whole job (MPI_Abort on
+!    MPI_COMM_WORLD, as MPI_ERRORS_ARE_FATAL does; error stop outside MPI_Init..Finalize).
 !
 ! Every file is opened in Fortran order (DAH5_ORDER_F): an array A(nx, ny) is stored as HDF5
 ! dims (ny, nx) with the same bytes, exactly as HDF5's own Fortran API does, so h5py shows the
@@ -23,7 +24,7 @@
 module dah5
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
        c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
-  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64, error_unit
   implicit none
   private
 
@@ -1297,11 +1298,27 @@ contains
     if (present(ierr)) then
        ierr = int(status)
     else
-       ! (The name in a variable first: gfortran 12 crashes on a function call in error stop.)
        name = dah5_status_name(int(status))
-       error stop "dah5: " // name // ": " // message
+       call end_job("dah5: " // name // ": " // message)
     end if
   end subroutine fail
+
+  ! The default error path: print the message and end the whole job. A rank that only
+  ! stopped would hang: its exit runs HDF5's handlers, which close the open files
+  ! collectively, and the other ranks wait in their next collective call. Outside
+  ! MPI_Init .. MPI_Finalize there is no job to end, and error stop does.
+  subroutine end_job(text)
+    use mpi, only: MPI_COMM_WORLD
+    character(len=*), intent(in) :: text
+    logical :: initialized, finalized
+    integer :: code
+    write (error_unit, "(a)") text
+    flush (error_unit)
+    call MPI_Initialized(initialized, code)
+    call MPI_Finalized(finalized, code)
+    if (initialized .and. .not. finalized) call MPI_Abort(MPI_COMM_WORLD, 1, code)
+    error stop 1
+  end subroutine end_job
 
   ! The library's last error message, copied with dah5_last_error.
   function library_message() result(text)
