@@ -90,9 +90,9 @@ impl File {
         }
     }
 
-    /// Write an attribute (collective; every rank passes the same place and value).
-    pub fn write_attr(&self, request: Result<(AttrName, AttrValue<'_>)>) -> Result<()> {
-        let op = "dah5_attr_write";
+    /// Write an attribute (collective; every rank passes the same place and value). `op`
+    /// is the C function's name, for the agreement and its messages.
+    pub fn write_attr(&self, op: &str, request: Result<(AttrName, AttrValue<'_>)>) -> Result<()> {
         let request = request.and_then(|(at, value)| {
             if !self.shared.writable {
                 return Err(Error::new(

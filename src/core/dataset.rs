@@ -302,9 +302,8 @@ impl Dataset {
         self.file.order.to_storage(&self.max_storage_dims)
     }
 
-    /// Change the dims (collective): `new_dims` in the file handle's order, each at most the
-    /// maximum. Growing exposes new elements (unwritten: zeros when read); shrinking drops
-    /// elements.
+    /// Grow the dims (collective): `new_dims` in the file handle's order, each at least the
+    /// current and at most the maximum. New elements read as zeros until written.
     pub fn extend(&mut self, new_dims: Result<Vec<u64>>) -> Result<()> {
         let op = "dah5_dataset_extend";
         let order = self.file.order;
@@ -321,6 +320,17 @@ impl Dataset {
                     dims.len(),
                     self.name,
                     self.ndims()
+                )));
+            }
+            // Shrinking would discard the elements beyond the new dims without a word (HDF5
+            // allows it; h5py's resize does it): refused, the function only grows.
+            let current = self.dims();
+            if let Some(d) = (0..dims.len()).find(|&d| dims[d] < current[d]) {
+                return Err(Error::invalid(format!(
+                    "new_dims[{d}] = {} is less than the current {} of dataset {:?} (dims \
+                     {current:?}): dah5_dataset_extend only grows a dataset, it never \
+                     discards data",
+                    dims[d], current[d], self.name
                 )));
             }
             let max = self.max_dims();

@@ -68,7 +68,9 @@ pub unsafe extern "C" fn dah5_attr_write(
             let data = unsafe { args::source(buf, len, "buf") }?;
             Ok((at, AttrValue::Numbers { dtype, shape, data }))
         })();
-        registry.file(file.addr() as u64)?.write_attr(request)
+        registry
+            .file(file.addr() as u64)?
+            .write_attr("dah5_attr_write", request)
     })
 }
 
@@ -96,7 +98,9 @@ pub unsafe extern "C" fn dah5_attr_write_string(
             let value = unsafe { args::string(value, "value") }?;
             Ok((at, AttrValue::Text(value)))
         })();
-        registry.file(file.addr() as u64)?.write_attr(request)
+        registry
+            .file(file.addr() as u64)?
+            .write_attr("dah5_attr_write_string", request)
     })
 }
 

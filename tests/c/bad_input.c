@@ -185,6 +185,11 @@ int main(int argc, char **argv)
     dah5_dataset *keep = ds;
     expect_all(rank == 0 ? dah5_file_flush(file) : dah5_dataset_close(&ds), DAH5_ERR_COLLECTIVE_MISMATCH,
                "different collective calls: rank 0 dah5_file_flush, rank", "different calls on different ranks");
+    double unit = 1.0;
+    expect_all(rank == 0 ? dah5_attr_write_string(file, "/", "units", "m")
+                         : dah5_attr_write(file, "/", "units", DAH5_FLOAT64, 0, 1, &unit),
+               DAH5_ERR_COLLECTIVE_MISMATCH, "rank 0 dah5_attr_write_string, rank",
+               "a string attribute on one rank, a number on the others");
     checks++;
     if (ds != keep) {
         fprintf(stderr, "rank %d: FAIL a refused close changed the handle\n", rank);

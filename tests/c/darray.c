@@ -362,6 +362,13 @@ static int series_mode(char **argv)
     expect_status(dah5_dataset_extend(ds, 3, too_wide), DAH5_ERR_OUT_OF_BOUNDS,
                   size_g == 1 || rank_g == size_g - 1 ? "exceeds the maximum 6" : "rejected its arguments",
                   "extend beyond max dims on the last rank");
+    /* Shrinking would discard steps: refused on every rank, nothing changed (h5py checks
+     * every step afterwards). */
+    uint64_t fewer[3] = {(uint64_t)steps - 1, 6, 5};
+    expect_status(dah5_dataset_extend(ds, 3, fewer), DAH5_ERR_INVALID_ARGUMENT, "only grows a dataset",
+                  "extend to fewer steps");
+    check(dah5_dataset_dims(ds, 3, got), "dims after the refused shrink");
+    expect(got[0] == (uint64_t)steps, "the series still has every step");
     uint64_t fixed[1] = {4};
     dah5_dataset *plain = NULL;
     check(dah5_dataset_create(file, "fixed", DAH5_FLOAT64, 1, fixed, NULL, &plain), "fixed");

@@ -216,6 +216,12 @@ static int refuse_mode(char **argv)
         }
     }
     dah5_direct *dd = NULL;
+    /* A missing file is NOT_FOUND, as on the MPI path, not an HDF5 error. */
+    int32_t missing = dah5_direct_open("no-such-dir/missing.h5", "fine", DAH5_RDWR, &dd);
+    if (missing != DAH5_ERR_NOT_FOUND || dd != NULL) {
+        fprintf(stderr, "missing file: %s: %s\n", dah5_status_name(missing), dah5_last_error_message());
+        failures_g++;
+    }
     ok(dah5_direct_open(argv[2], "fine", DAH5_RDWR, &dd), "the contiguous one opens");
     double v = 1.0;
     uint64_t off[1] = {10}, cnt[1] = {1};
