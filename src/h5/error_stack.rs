@@ -35,9 +35,11 @@ pub fn take(what: &str) -> Error {
         H5Eclear2(H5E_DEFAULT);
     }
     let kind = classify(&frames);
-    let mut message = format!("{what} failed");
-    if let Some(reason) = frames.iter().rev().find(|f| !f.description.is_empty()) {
-        message.push_str(&format!(": {}", reason.description));
+    // The first line carries the answer; HDF5's stack follows only where the cause is not
+    // one of the common ones (or when asked for with DAH5_ERROR_STACK=1).
+    let mut message = format!("{what} failed: {}", cause(&frames));
+    if let Some(advice) = advice(kind) {
+        message.push_str(&format!(" ({advice})"));
     }
     if frames
         .iter()
@@ -50,14 +52,74 @@ pub fn take(what: &str) -> Error {
              HDF5_USE_FILE_LOCKING=FALSE.",
         );
     }
-    message.push_str("\nHDF5 error stack:");
-    for (n, f) in frames.iter().enumerate() {
-        message.push_str(&format!(
-            "\n  #{n:03} {}(): {}\n       major: {}\n       minor: {}",
-            f.function, f.description, f.major, f.minor
-        ));
+    if advice(kind).is_none() || stack_wanted() {
+        message.push_str("\nHDF5 error stack:");
+        for (n, f) in frames.iter().enumerate() {
+            message.push_str(&format!(
+                "\n  #{n:03} {}(): {}\n       major: {}\n       minor: {}",
+                f.function, f.description, f.major, f.minor
+            ));
+        }
     }
     Error::new(kind, message)
+}
+
+/// Environment variable: set to 1 to have HDF5's error stack in every message.
+pub const STACK_ENV: &str = "DAH5_ERROR_STACK";
+
+fn stack_wanted() -> bool {
+    std::env::var(STACK_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The cause in one line: the operating system's or MPI's own words where HDF5 quotes them,
+/// else the description of the deepest frame.
+fn cause(frames: &[Frame]) -> String {
+    let quoted = frames.iter().find_map(|f| {
+        let d = &f.description;
+        errno_text_in(d)
+            .or_else(|| mpi_text_in(d).map(|t| t.split(", error stack").next().unwrap_or(t)))
+    });
+    let text = quoted
+        .map(str::to_string)
+        .or_else(|| {
+            frames
+                .iter()
+                .rev()
+                .find(|f| !f.description.is_empty())
+                .map(|f| f.description.clone())
+        })
+        .unwrap_or_else(|| "no reason given by HDF5".to_string());
+    let line = text.lines().next().unwrap_or("").trim_end_matches('\'');
+    line.to_string()
+}
+
+/// What to do about the common causes, said in the message's first line. None: an
+/// uncommon cause, for which the stack follows.
+fn advice(kind: ErrorKind) -> Option<&'static str> {
+    match kind {
+        ErrorKind::NotFound => Some(
+            "check the name; a relative path is relative to each rank's working directory, \
+             and every directory on it must exist",
+        ),
+        ErrorKind::AlreadyExists => Some("pass DAH5_TRUNC to replace a file, or another name"),
+        ErrorKind::Permission => {
+            Some("this user may not read or write it, or create files in its directory")
+        }
+        ErrorKind::NotHdf5 => Some("it is not an HDF5 file"),
+        ErrorKind::Truncated => Some(
+            "it is shorter than HDF5 expects: cut off by a failed copy or a full disk, or \
+             still being written",
+        ),
+        ErrorKind::NoSpace => Some("the file system is full, or over quota"),
+        _ => None,
+    }
+}
+
+/// The operating system's message in a description of HDF5's file drivers ("..., errno =
+/// 2, error message = 'No such file or directory', ...").
+fn errno_text_in(description: &str) -> Option<&str> {
+    let (_, after) = description.split_once("error message = '")?;
+    after.split('\'').next()
 }
 
 unsafe extern "C" fn push_frame(

@@ -92,7 +92,16 @@ int main(int argc, char **argv)
     expect_all(dah5_file_create(WORLD, path, 0x8, &file), DAH5_ERR_INVALID_ARGUMENT, "unknown bits 0x8", "create unknown flag");
     expect(dah5_file_create(123456, path, 0, &file), DAH5_ERR_INVALID_ARGUMENT, "not a valid communicator", "bad comm");
     expect_all(dah5_file_create(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, "no/such/dir", "missing directory");
-    expect_all(dah5_file_open(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, NULL, "open missing file");
+    expect_all(dah5_file_open(WORLD, missing, 0, &file), DAH5_ERR_NOT_FOUND, "relative to each rank's working directory",
+               "open missing file");
+    /* A common error is said in one line; HDF5's stack follows only when asked for. */
+    checks++;
+    if ((strchr(dah5_last_error_message(), '\n') != NULL) != (getenv("DAH5_ERROR_STACK") != NULL) ||
+        (getenv("DAH5_ERROR_STACK") && !strstr(dah5_last_error_message(), "\nHDF5 error stack:\n  #000 H5Fopen()"))) {
+        fprintf(stderr, "rank %d: FAIL the missing file's message, one line unless DAH5_ERROR_STACK: %s\n", rank,
+                dah5_last_error_message());
+        failures++;
+    }
     expect_all(dah5_file_open(WORLD, text, DAH5_RDONLY, &file), DAH5_ERR_NOT_HDF5, "not-hdf5.txt", "open non-HDF5");
     expect_all(dah5_file_open(WORLD, path, DAH5_RDONLY | DAH5_RDWR, &file), DAH5_ERR_INVALID_ARGUMENT, "both", "RDONLY|RDWR");
     /* Hostile paths and files (truncated.h5 and random.bin are made by tests/bad_input.rs). */
