@@ -193,3 +193,29 @@ fn compressed_chunks_read_back_what_was_written_last_after_flush_and_barrier() {
         assert!(python_inline(&check, &dir).contains("last round on disk"));
     }
 }
+
+#[test]
+fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() {
+    // The block table (what fails for real beyond 64 KiB of it, at 256 ranks of 32 dims)
+    // or the data failing on one rank: every rank fails, and the dataset is taken out again.
+    for (step, rank) in [("darray_table", 1), ("darray_data", 0)] {
+        let dir = scratch(&format!("darray_rollback_{step}"));
+        let fault = format!("{step}@{rank}");
+        let out = mpiexec_ok(
+            3,
+            &driver(),
+            &["rollback", "r.h5", &rank.to_string()],
+            &[("DAH5_TEST_FAULT", &fault)],
+            &dir,
+        );
+        assert_eq!(out.matches("rolled back").count(), 3, "{out}");
+        let out = python_inline(
+            "import h5py\n\
+             f = h5py.File('r.h5', 'r')\n\
+             assert list(f) == [], list(f)\n\
+             print('empty file')\n",
+            &dir,
+        );
+        assert!(out.contains("empty file"), "{out}");
+    }
+}

@@ -18,8 +18,10 @@
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::block::{BlockRequest, Buffer, Direction};
 use crate::core::dataset::{Dataset, DatasetRequest};
+use crate::core::digest::Args;
 use crate::core::dtype::Dtype;
 use crate::core::error::{Error, ErrorKind, Result};
+use crate::core::fault;
 use crate::core::file::File;
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::h5;
@@ -307,20 +309,52 @@ impl File {
         let layout = self.layout_of(&request.dataset, Some(&table.largest_block()))?;
         let name = request.dataset.name.clone();
         let mut dataset = self.create_agreed(request.dataset, &layout)?;
-        table.write(&self.id, &name, order)?;
-        dataset.transfer_block(
-            Direction::Write,
-            request.collective || dataset.filtered,
-            Ok(BlockRequest {
-                offset: request.offset,
-                count: request.count,
-                mem_dtype: dataset.dtype(),
-                convert: false,
-                buffer: Buffer::Source(request.data),
-            }),
-        )?;
+        // From here on, a step that fails on any rank takes the dataset out again on every
+        // rank: the call leaves nothing behind (not a dataset without its table or data).
+        let rank = self.shared.comm.rank();
+        let table_written = table
+            .write(&self.id, &name, order)
+            .and_then(|()| fault::check("darray_table", rank));
+        if let Err(e) = self.settle(op, "the block table", table_written) {
+            return Err(self.take_out(dataset.id, &name, e));
+        }
+        let collective = request.collective || dataset.filtered;
+        let data_written = dataset
+            .transfer_block(
+                Direction::Write,
+                collective,
+                Ok(BlockRequest {
+                    offset: request.offset,
+                    count: request.count,
+                    mem_dtype: dataset.dtype(),
+                    convert: false,
+                    buffer: Buffer::Source(request.data),
+                }),
+            )
+            .and_then(|()| fault::check("darray_data", rank));
+        if let Err(e) = self.settle(op, "the data", data_written) {
+            return Err(self.take_out(dataset.id, &name, e));
+        }
         dataset.blocks = Some(table);
         Ok(dataset)
+    }
+
+    /// Every rank learns whether a step of a collective call (`what`) worked on all ranks:
+    /// its own error, or the kind of the lowest failing rank's.
+    fn settle(&self, op: &str, what: &str, outcome: Result<()>) -> Result<()> {
+        let args = outcome.as_ref().map(|()| Args::of(op).text("step", what));
+        agree(&self.shared.comm, op, args, &[])
+            .map(|_| ())
+            .map_err(|agreed| match outcome {
+                Err(own) => own.context(format_args!("writing {what}")),
+                Ok(()) => Error::new(
+                    agreed.kind,
+                    format!(
+                        "writing {what} failed on another rank (its message says why), so \
+                         the dataset was taken out again on every rank"
+                    ),
+                ),
+            })
     }
 }
 

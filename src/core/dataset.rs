@@ -182,20 +182,7 @@ impl File {
             .then(|| self.reserve(&id, &request.name, bytes))
             .transpose()
         {
-            // Every rank got the error: take the dataset out again, the same on all (both
-            // steps on every rank, whatever the first one said, as they are collective).
-            let closed = id.close();
-            let unlinked = h5::dataset::unlink(&self.id, &request.name);
-            return Err(match closed.and(unlinked) {
-                Ok(()) => e,
-                Err(cleanup) => Error::new(
-                    e.kind,
-                    format!(
-                        "{}; removing the dataset again failed too: {}",
-                        e.message, cleanup.message
-                    ),
-                ),
-            });
+            return Err(self.take_out(id, &request.name, e));
         }
         Ok(Dataset {
             file: self.shared.clone(),
@@ -207,6 +194,24 @@ impl File {
             filtered: layout.filtered(),
             blocks: None,
         })
+    }
+
+    /// Remove the dataset `name` that this collective call created, after `cause` failed it
+    /// on every rank, and return `cause`: a failed call leaves nothing behind. Both steps
+    /// run on every rank, whatever the first one said, as they are collective.
+    pub(crate) fn take_out(&self, id: h5::id::Id, name: &str, cause: Error) -> Error {
+        let closed = id.close();
+        let unlinked = h5::dataset::unlink(&self.id, name);
+        match closed.and(unlinked) {
+            Ok(()) => cause,
+            Err(cleanup) => Error::new(
+                cause.kind,
+                format!(
+                    "{}; removing the dataset again failed too: {}",
+                    cause.message, cleanup.message
+                ),
+            ),
+        }
     }
 
     /// Reserve the file system space of a new contiguous dataset (collective): rank 0

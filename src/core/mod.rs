@@ -10,6 +10,7 @@ pub mod digest;
 pub mod direct;
 pub mod dtype;
 pub mod error;
+pub mod fault;
 pub mod file;
 pub mod layout;
 #[cfg(test)]

@@ -15,6 +15,9 @@
  *   darray atomic PATH            rank 0 writes, barrier, rank 1 reads: always seen
  *   darray hints PATH             MPI hints and metadata tuning; a bad hint is refused; a
  *                                 plain dataset (no table) reads back by partition
+ *   darray rollback PATH RANK     with DAH5_TEST_FAULT=STEP@RANK set for the job: a darray
+ *                                 write whose STEP fails on RANK fails on every rank and
+ *                                 leaves nothing behind
  *
  * Data follows tests/c/pattern.h (value of the linear index in C order). Prints one line
  * per rank on success; on any failed check prints it on stderr and exits 1.
@@ -453,6 +456,26 @@ static int hints_mode(char **argv)
     return 0;
 }
 
+/* A darray write that fails after its dataset was created (the step DAH5_TEST_FAULT names,
+ * on rank `failing`): the same status on every rank, no handle, and no dataset left. */
+static int rollback_mode(char **argv)
+{
+    int failing = atoi(argv[3]);
+    dah5_file *file = NULL;
+    dah5_dataset *ds = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, argv[2], DAH5_TRUNC, &file), "create");
+    uint64_t dims[2] = {2 * (uint64_t)size_g, 3}, offset[2] = {2 * (uint64_t)rank_g, 0}, count[2] = {2, 3};
+    double block[6] = {0};
+    int32_t status = dah5_darray_write(file, "lost", DAH5_FLOAT64, 2, dims, offset, count, block, 0, NULL, &ds);
+    expect_status(status, DAH5_ERR_IO, rank_g == failing ? "failed on purpose" : "failed on another rank",
+                  "a darray write with a failing step");
+    expect(ds == NULL, "no handle from a failed darray write");
+    expect_status(dah5_dataset_open(file, "lost", &ds), DAH5_ERR_NOT_FOUND, "\"lost\"", "nothing left behind");
+    check(dah5_file_close(&file), "close");
+    printf("rank %d: rolled back\n", rank_g);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -475,6 +498,8 @@ int main(int argc, char **argv)
         atomic_mode(argv);
     else if (strcmp(mode, "hints") == 0)
         hints_mode(argv);
+    else if (strcmp(mode, "rollback") == 0 && argc == 4)
+        rollback_mode(argv);
     else {
         fprintf(stderr, "usage: see the comment at the top of tests/c/darray.c\n");
         failures_g++;
