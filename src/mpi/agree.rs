@@ -184,15 +184,12 @@ fn wait<B>(
         if done != 0 {
             return Ok(buffers);
         }
-        let failure = match roll_call::gave_up(comm)? {
-            Some(rank) => Some(gave_up_error(operation, rank)),
-            None if start.elapsed() > limit => Some(timed_out(comm, operation, limit)),
-            None => None,
-        };
-        if let Some(error) = failure {
+        // Another rank giving up on this call (its note) ends the wait as the timeout
+        // would: the call can no longer complete everywhere.
+        if start.elapsed() > limit || roll_call::gave_up(comm)?.is_some() {
             comm.mark_broken();
             std::mem::forget(buffers);
-            return Err(error);
+            return Err(timed_out(comm, operation, start.elapsed(), limit));
         }
     }
 }
@@ -298,7 +295,7 @@ fn exchange_text(comm: &Comm, operation: &str, text: &str) -> Result<Vec<String>
 
 /// The error of a timed-out call, naming the ranks that never arrived (a roll call of the
 /// ranks that timed out, for up to [`ROLL_CALL_GRACE`] more).
-fn timed_out(comm: &Comm, operation: &str, limit: Duration) -> Error {
+fn timed_out(comm: &Comm, operation: &str, waited: Duration, limit: Duration) -> Error {
     let who = match roll_call::absent_ranks(comm, limit.min(ROLL_CALL_GRACE)) {
         Ok(absent) if absent.is_empty() => {
             "every rank answered the roll call after it, so one arrived late".to_string()
@@ -311,8 +308,9 @@ fn timed_out(comm: &Comm, operation: &str, limit: Duration) -> Error {
         format!(
             "{operation}: waited {:.0} s ({TIMEOUT_ENV}) for every rank of the file's \
              communicator to make this collective call: {who} (it skipped the call or is \
-             stuck). The communicator can no longer be used: end the job (MPI_Abort)",
-            limit.as_secs_f64()
+             stuck). The file's collective calls are out of step from now on and fail at once \
+             on every rank: return the error, or end the job (MPI_Abort)",
+            waited.as_secs_f64().min(limit.as_secs_f64())
         ),
     )
 }
