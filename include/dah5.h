@@ -755,7 +755,8 @@ int32_t dah5_dataset_dims(const struct dah5_dataset *dataset,
  *
  * @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` beyond the max dims (on every rank, if any
  *         rank's `new_dims` are); `DAH5_ERR_INVALID_ARGUMENT` when `ndims` differs from
- *         the dataset's.
+ *         the dataset's, or when a dim is less than the current one (the function only
+ *         grows a dataset: it never discards data).
  *
  * # Safety
  * `new_dims` is NULL or has `ndims` entries.
