@@ -33,6 +33,8 @@ int main(int argc, char **argv)
     if (rank == size - 1)
         raise(SIGKILL); /* mid-job: the other ranks are in (or about to be in) a collective */
     check(dah5_write_block(unflushed, offset, count, DAH5_FLOAT64, block, DAH5_COLLECTIVE), "write 2");
+    printf("rank %d got past the kill\n", rank);
+    fflush(stdout);
     check(dah5_file_close(&file), "close");
     MPI_Finalize();
     return 0;
