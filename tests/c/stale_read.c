@@ -13,17 +13,10 @@
 
 #include <mpi.h>
 
+#include "check.h"
 #include "dah5_mpi.h"
 
 #define CHUNK 64
-
-static void check(int32_t status, const char *what)
-{
-    if (status != DAH5_OK) {
-        fprintf(stderr, "%s: %s: %s\n", what, dah5_status_name(status), dah5_last_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
 
 /* Every rank reads all of it; returns the number of elements not of round `round`. */
 static int wrong_elements(dah5_dataset *dset, uint64_t n, int round, uint32_t flags)
