@@ -103,33 +103,41 @@ impl Comm {
 }
 
 /// Run the MPI call `call` with MPI_COMM_WORLD's and MPI_COMM_SELF's error handlers set to
-/// return errors, then put the caller's handlers back; returns the call's code.
+/// return errors, then put the caller's handlers back (also those already changed when a
+/// later step fails); returns the call's code.
 fn errors_returned(call: impl FnOnce() -> i32) -> Result<i32> {
     // SAFETY: reading predefined handles.
     let predefined = unsafe { [RSMPI_COMM_WORLD, RSMPI_COMM_SELF] };
-    let mut saved: Vec<MPI_Errhandler> = Vec::with_capacity(predefined.len());
+    let mut saved: Vec<(MPI_Comm, MPI_Errhandler)> = Vec::with_capacity(predefined.len());
+    let mut swapped = Ok(());
     for comm in predefined {
         // SAFETY: an all-zero handle is a placeholder that MPI overwrites.
         let mut handler: MPI_Errhandler = unsafe { std::mem::zeroed() };
         // SAFETY: `comm` is predefined and valid; `handler` is a live out-parameter.
-        check("MPI_Comm_get_errhandler", unsafe {
+        swapped = check("MPI_Comm_get_errhandler", unsafe {
             MPI_Comm_get_errhandler(comm, &mut handler)
-        })?;
-        saved.push(handler);
+        });
+        if swapped.is_err() {
+            break;
+        }
+        saved.push((comm, handler));
         // SAFETY: as above; the predefined handler is static.
-        check("MPI_Comm_set_errhandler", unsafe {
+        swapped = check("MPI_Comm_set_errhandler", unsafe {
             MPI_Comm_set_errhandler(comm, RSMPI_ERRORS_RETURN)
-        })?;
+        });
+        if swapped.is_err() {
+            break;
+        }
     }
-    let code = call();
-    for (comm, mut handler) in predefined.into_iter().zip(saved) {
+    let code = swapped.map(|()| call());
+    for (comm, mut handler) in saved {
         // SAFETY: restores the handler read above, then releases our reference to it.
         unsafe {
             MPI_Comm_set_errhandler(comm, handler);
             MPI_Errhandler_free(&mut handler);
         }
     }
-    Ok(code)
+    code
 }
 
 /// Whether a handle value is all zero bytes: a NULL pointer where handles are pointers (Open
