@@ -189,7 +189,7 @@ fn wait<B>(
         if start.elapsed() > limit || roll_call::gave_up(comm)?.is_some() {
             comm.mark_broken();
             std::mem::forget(buffers);
-            return Err(timed_out(comm, operation, start.elapsed(), limit));
+            return Err(timed_out(comm, operation, limit));
         }
     }
 }
@@ -295,7 +295,7 @@ fn exchange_text(comm: &Comm, operation: &str, text: &str) -> Result<Vec<String>
 
 /// The error of a timed-out call, naming the ranks that never arrived (a roll call of the
 /// ranks that timed out, for up to [`ROLL_CALL_GRACE`] more).
-fn timed_out(comm: &Comm, operation: &str, waited: Duration, limit: Duration) -> Error {
+fn timed_out(comm: &Comm, operation: &str, limit: Duration) -> Error {
     let who = match roll_call::absent_ranks(comm, limit.min(ROLL_CALL_GRACE)) {
         Ok(absent) if absent.is_empty() => {
             "every rank answered the roll call after it, so one arrived late".to_string()
@@ -310,7 +310,7 @@ fn timed_out(comm: &Comm, operation: &str, waited: Duration, limit: Duration) ->
              communicator to make this collective call: {who} (it skipped the call or is \
              stuck). The file's collective calls are out of step from now on and fail at once \
              on every rank: return the error, or end the job (MPI_Abort)",
-            waited.as_secs_f64().min(limit.as_secs_f64())
+            limit.as_secs_f64()
         ),
     )
 }
