@@ -6,6 +6,8 @@
 //!   are equal;
 //! - a failure word `(size - rank) << 32 | kind`, so the maximum names the lowest failing rank
 //!   and its error kind;
+//! - the time each rank entered the call, as `t` and `!t`: their maxima give the spread
+//!   between the first and the last rank (see [`check_spread`]);
 //! - any extra values the operation wants the maximum of (e.g. the number of pieces of a
 //!   collective transfer), for free.
 //!
@@ -25,7 +27,7 @@ use crate::core::error::{Error, ErrorKind, Result};
 use crate::mpi::comm::Comm;
 use crate::mpi::{check, ensure_active, roll_call};
 
-const HEADER: usize = 3;
+const HEADER: usize = 5;
 /// Every reduction has the same length, whatever the call: ranks in two different calls
 /// (one with an extra value, one without) must still make matching reductions, which MPI
 /// requires, so that the digests can tell them apart.
@@ -52,9 +54,14 @@ pub fn agree(
         }
         Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
     }
+    let entered = now_micros();
+    send.extend([entered, !entered]);
     send.extend_from_slice(extra);
     send.resize(HEADER + MAX_EXTRA, 0);
     let mut recv = reduce_within_timeout(comm, operation, send)?;
+    if let Some(limit) = timeout() {
+        check_spread(comm, operation, recv[3] - !recv[4], limit)?;
+    }
 
     if recv[2] != 0 {
         let (failed_rank, kind) = decode_failure(comm, recv[2]);
@@ -291,6 +298,41 @@ fn exchange_text(comm: &Comm, operation: &str, text: &str) -> Result<Vec<String>
         .zip(&displacements)
         .map(|(&n, &at)| String::from_utf8_lossy(&all[at as usize..(at + n) as usize]).into())
         .collect())
+}
+
+/// The wall clock in microseconds (the ranks of a job, also on different nodes, share it
+/// to within milliseconds).
+fn now_micros() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
+}
+
+/// Fail when the ranks entered the call further apart than 3/4 of the timeout. A rank that
+/// came after the others gave up still completes the reduction (their parts are in it), and
+/// their notes may not have reached it yet (MPICH over UCX connects a pair only on first
+/// use): the spread tells it, and every rank that completes the reduction, the same. A rank
+/// that gave up waited the whole timeout, so the spread every completer sees is more than
+/// the timeout less the time completion took to reach it; the quarter left is room for that
+/// delay and for the clocks of different nodes.
+fn check_spread(comm: &Comm, operation: &str, spread_micros: u64, limit: Duration) -> Result<()> {
+    let spread = Duration::from_micros(spread_micros);
+    if spread <= limit.mul_f64(0.75) {
+        return Ok(());
+    }
+    comm.mark_broken();
+    Err(Error::new(
+        ErrorKind::CollectiveTimeout,
+        format!(
+            "{operation}: the ranks entered this collective call {:.1} s apart, more than 3/4 \
+             of {TIMEOUT_ENV} ({:.0} s): the first ones gave up waiting, or would have, so \
+             the call is abandoned on every rank, and the file's collective calls are out of \
+             step from now on and fail at once; return the error, or end the job \
+             (MPI_Abort)",
+            spread.as_secs_f64(),
+            limit.as_secs_f64()
+        ),
+    ))
 }
 
 /// The error of a timed-out call, naming the ranks that never arrived (a roll call of the
