@@ -43,12 +43,9 @@ fn fortran_without_ierr_ends_the_job_with_the_library_message() {
     let exe = build_fortran(&["tests/fortran/blocks.f90"], "fortran_blocks_stop");
     for ranks in [1, 3] {
         let dir = scratch(&format!("fortran_stop_{ranks}"));
+        // Ended, not hung (the other ranks wait in a close rank 0 never makes), and no rank
+        // went on (see Job::success for why the status is not asserted).
         let job = mpiexec(ranks, &exe, &["stop.h5", "stop"], &[], &dir);
-        assert!(
-            !job.success,
-            "the program went on after a failed call:\n{}",
-            job.stdout
-        );
         assert!(!job.stdout.contains("not reached"), "{}", job.stdout);
         assert!(
             job.stderr
