@@ -1,13 +1,27 @@
 //! dah5: many MPI processes write and read one distributed array in one HDF5 dataset.
 //!
-//! Layers, and data flows one way: [`ffi`] (the C ABI) → [`core`] (safe Rust: files,
-//! datasets, blocks) → `h5` (the HDF5 boundary) and `mpi` (communicators, agreement).
-//! See `README.md` for the semantics and `include/dah5.h` for the C API.
+//! Layers; each imports only the ones below it:
+//!
+//! | layer       | what it is                                                     | unsafe |
+//! |-------------|----------------------------------------------------------------|--------|
+//! | [`ffi`]     | the C ABI: thin `extern "C"` shims, handles, status codes      | yes    |
+//! | [`core`]    | files, datasets, blocks, every rule; one [`core::collective`] step | no  |
+//! | `h5`, `mpi` | the HDF5 and MPI boundaries (`h5` uses `mpi` for its hints)     | yes    |
+//! | `os`        | the few system calls dah5 makes itself                          | yes    |
+//! | [`error`], [`dtype`] | vocabulary every layer shares                           | no     |
+//!
+//! Check them with `grep -rn 'crate::\(core\|ffi\)' src/h5 src/mpi src/os.rs` (prints
+//! nothing) and `grep -rn 'crate::ffi' src/core` (nothing); `core` is
+//! `#![deny(unsafe_code)]`. See `CONTRIBUTING.md` for how a call goes through the layers,
+//! `docs/` for the semantics and `include/dah5.h` for the C API.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
 
 pub mod core;
+pub mod dtype;
+pub mod error;
 pub mod ffi;
 mod h5;
 mod mpi;
+mod os;

@@ -2,13 +2,13 @@
 //! dtype) and UTF-8 strings. Writes are collective (and agreed, value included: HDF5 writes
 //! rank 0's value only); reads are local.
 
-use crate::core::digest::Args;
-use crate::core::dtype::Dtype;
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::File;
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::mpi::agree::agree;
+use crate::mpi::digest::Args;
 
 /// An attribute value.
 pub enum AttrValue<'a> {

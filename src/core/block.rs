@@ -2,14 +2,14 @@
 
 use crate::core::convert;
 use crate::core::dataset::Dataset;
-use crate::core::digest::Args;
-use crate::core::dtype::{Class, Dtype};
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::shape::{byte_len, check_block};
 use crate::core::space;
 use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
+use crate::dtype::{Class, Dtype};
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::mpi::agree::agree;
+use crate::mpi::digest::Args;
 
 /// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
 /// exercise splitting with small data).

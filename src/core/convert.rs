@@ -7,8 +7,8 @@
 //! Allowed, as in a C cast: a float's fraction is dropped on the way to an integer, and an
 //! integer may lose precision on the way to a float. Infinities and NaN pass between floats.
 
-use crate::core::dtype::{Class, Dtype};
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::dtype::{Class, Dtype};
+use crate::error::{Error, ErrorKind, Result};
 
 /// One element, widened so that every dtype's values are exact (floats stay floats).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,12 +117,25 @@ pub fn check_values_fit(from: Dtype, to: Dtype, bytes: &[u8], dataset: &str) -> 
 mod tests {
     use super::*;
 
-    fn check<T: Copy>(from: Dtype, to: Dtype, values: &[T]) -> Result<()> {
-        // SAFETY: plain numbers viewed as their bytes.
-        let bytes = unsafe {
-            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
-        };
-        check_values_fit(from, to, bytes, "x")
+    /// Numbers as the bytes of a buffer.
+    trait Bytes: Copy {
+        fn bytes(self) -> Vec<u8>;
+    }
+
+    macro_rules! bytes {
+        ($($t:ty),*) => {$(
+            impl Bytes for $t {
+                fn bytes(self) -> Vec<u8> {
+                    self.to_ne_bytes().to_vec()
+                }
+            }
+        )*};
+    }
+    bytes!(i8, i32, i64, u64, f64);
+
+    fn check<T: Bytes>(from: Dtype, to: Dtype, values: &[T]) -> Result<()> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.bytes()).collect();
+        check_values_fit(from, to, &bytes, "x")
     }
 
     #[test]

@@ -18,16 +18,16 @@
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::block::{BlockRequest, Buffer, Direction};
 use crate::core::dataset::{Dataset, DatasetRequest};
-use crate::core::digest::Args;
-use crate::core::dtype::Dtype;
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::fault;
 use crate::core::file::File;
 use crate::core::shape::{Order, byte_len, check_block, element_count};
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
 use crate::mpi::agree::agree;
+use crate::mpi::digest::Args;
 
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -3,16 +3,16 @@
 use std::sync::Arc;
 
 use crate::core::darray::BlockTable;
-use crate::core::digest::Args;
-use crate::core::dtype::Dtype;
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
 use crate::mpi::agree::agree;
+use crate::mpi::digest::Args;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DatasetOptions {

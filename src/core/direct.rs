@@ -14,13 +14,13 @@ use std::os::unix::fs::FileExt;
 
 use crate::core::block::{Buffer, Direction};
 use crate::core::darray::BlockTable;
-use crate::core::dtype::Dtype;
-use crate::core::error::{Error, ErrorKind, Result};
-use crate::core::file::{DEFAULT_ALIGNMENT, DEFAULT_ALIGNMENT_THRESHOLD};
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::core::space;
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
+use crate::os;
 
 /// Blocks as (offsets, counts), one row of ndims values per block.
 pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
@@ -70,11 +70,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         })
         .transpose()?;
     let context = |e: Error| e.context(format_args!("path {:?}", plan.path));
-    let fapl = h5::plist::serial_file_access(
-        DEFAULT_ALIGNMENT_THRESHOLD,
-        DEFAULT_ALIGNMENT,
-        plan.locking,
-    )?;
+    let fapl = h5::plist::serial_file_access(plan.locking)?;
     let exists = std::path::Path::new(&plan.path).exists();
     let file = if exists && !plan.truncate {
         h5::file::open(&plan.path, true, &fapl)
@@ -151,11 +147,7 @@ impl Direct {
         locks: Locks,
     ) -> Result<Direct> {
         let context = |e: Error| e.context(format_args!("path {path:?}, dataset {name:?}"));
-        let fapl = h5::plist::serial_file_access(
-            DEFAULT_ALIGNMENT_THRESHOLD,
-            DEFAULT_ALIGNMENT,
-            locks.hdf5,
-        )?;
+        let fapl = h5::plist::serial_file_access(locks.hdf5)?;
         let file = h5::file::open(path, false, &fapl).map_err(context)?;
         let dataset = h5::dataset::open(&file, name).map_err(context)?;
         let storage = h5::dataset::storage(&dataset).map_err(context)?;
@@ -349,34 +341,14 @@ struct WriteLock<'a> {
 
 impl<'a> WriteLock<'a> {
     fn take(file: &'a std::fs::File, start: u64, len: u64) -> Result<WriteLock<'a>> {
-        set_lock(file, libc::F_WRLCK, start, len)?;
+        os::lock_range(file, true, start, len).map_err(|e| Error::io(&e, "fcntl lock"))?;
         Ok(WriteLock { file, start, len })
     }
 }
 
 impl Drop for WriteLock<'_> {
     fn drop(&mut self) {
-        let _ = set_lock(self.file, libc::F_UNLCK, self.start, self.len);
-    }
-}
-
-fn set_lock(file: &std::fs::File, kind: i32, start: u64, len: u64) -> Result<()> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock is plain data; every field the call reads is set below.
-    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
-    lock.l_type = kind as libc::c_short;
-    lock.l_whence = libc::SEEK_SET as libc::c_short;
-    lock.l_start = start as libc::off_t;
-    lock.l_len = len as libc::off_t;
-    loop {
-        // SAFETY: a valid descriptor and a pointer to a live flock.
-        if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLKW, &lock) } == 0 {
-            return Ok(());
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(Error::io(&e, format_args!("fcntl lock")));
-        }
+        let _ = os::lock_range(self.file, false, self.start, self.len);
     }
 }
 

@@ -4,7 +4,7 @@
 //! `DAH5_ERR_IO`. Unset (always, outside the tests), it costs one environment lookup per
 //! step.
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// The environment variable.
 pub const ENV: &str = "DAH5_TEST_FAULT";

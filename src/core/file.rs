@@ -3,22 +3,19 @@
 use std::sync::{Arc, Mutex};
 
 use crate::core::dataset::Dataset;
-use crate::core::digest::Args;
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
+pub use crate::h5::plist::Tuning;
 use crate::mpi;
 use crate::mpi::agree::{agree, decode_failure, failure_word};
 use crate::mpi::comm::Comm;
+use crate::mpi::digest::Args;
 use crate::mpi::info::Info;
-
-/// Objects of at least this many bytes start at a multiple of `DEFAULT_ALIGNMENT`: the
-/// dataset's raw data then starts on a file-system block boundary.
-pub const DEFAULT_ALIGNMENT_THRESHOLD: u64 = 1 << 20;
-pub const DEFAULT_ALIGNMENT: u64 = 1 << 20;
+pub use crate::mpi::info::{Hints, parse_hints};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -31,34 +28,6 @@ pub enum Access {
     },
 }
 
-/// HDF5 file-access tuning (0 means HDF5's default where it says so).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tuning {
-    pub alignment_threshold: u64,
-    pub alignment: u64,
-    /// `H5Pset_meta_block_size`: small metadata objects are packed into blocks this big.
-    pub meta_block_size: u64,
-    /// Initial (and at least maximum) size of the metadata cache.
-    pub metadata_cache_bytes: u64,
-    /// `H5Pset_file_locking`: let HDF5 lock the file (its default).
-    pub file_locking: bool,
-}
-
-impl Default for Tuning {
-    fn default() -> Self {
-        Tuning {
-            alignment_threshold: DEFAULT_ALIGNMENT_THRESHOLD,
-            alignment: DEFAULT_ALIGNMENT,
-            meta_block_size: 0,
-            metadata_cache_bytes: 0,
-            file_locking: true,
-        }
-    }
-}
-
-/// MPI-IO hints: `MPI_Info` keys and values, e.g. `("romio_cb_write", "enable")`.
-pub type Hints = Vec<(String, String)>;
-
 /// Everything a rank says when it creates or opens a file.
 #[derive(Clone, Debug)]
 pub struct FileRequest {
@@ -69,22 +38,6 @@ pub struct FileRequest {
     pub hints: Hints,
     /// MPI atomic mode from the start (see [`File::set_atomic`]).
     pub atomic: bool,
-}
-
-/// `"key=value;key=value"` (spaces around items ignored) as MPI_Info pairs.
-pub fn parse_hints(text: &str) -> Result<Hints> {
-    text.split(';')
-        .map(str::trim)
-        .filter(|item| !item.is_empty())
-        .map(|item| match item.split_once('=') {
-            Some((key, value)) if !key.trim().is_empty() => {
-                Ok((key.trim().to_string(), value.trim().to_string()))
-            }
-            _ => Err(Error::invalid(format!(
-                "MPI hint {item:?} is not key=value (hints are \"key=value;key=value\")"
-            ))),
-        })
-        .collect()
 }
 
 impl FileRequest {

@@ -2,8 +2,9 @@
 //! extendible dims). Pure logic on storage-order shapes; `h5::plist` turns it into a
 //! creation property list.
 
-use crate::core::error::{Error, Result};
 use crate::core::shape::element_count;
+use crate::error::{Error, Result};
+pub use crate::h5::plist::Layout;
 
 /// A maximum extent without bound (`H5S_UNLIMITED`).
 pub const UNLIMITED: u64 = u64::MAX;
@@ -22,33 +23,6 @@ pub struct LayoutRequest {
     /// 0 (none) to 9.
     pub deflate_level: u32,
     pub shuffle: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// `None`: contiguous.
-    pub chunk: Option<Vec<u64>>,
-    /// `None`: fixed at the dataset's dims.
-    pub max_dims: Option<Vec<u64>>,
-    pub deflate_level: u32,
-    pub shuffle: bool,
-}
-
-impl Layout {
-    /// dah5's default: contiguous, fixed dims, no filters.
-    pub fn contiguous() -> Layout {
-        Layout {
-            chunk: None,
-            max_dims: None,
-            deflate_level: 0,
-            shuffle: false,
-        }
-    }
-
-    /// Compressed (or shuffled): parallel HDF5 then writes only collectively.
-    pub fn filtered(&self) -> bool {
-        self.deflate_level > 0 || self.shuffle
-    }
 }
 
 fn check_len(values: &[u64], ndims: usize, what: &str) -> Result<()> {

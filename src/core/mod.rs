@@ -1,15 +1,14 @@
 //! Safe Rust core: files, datasets and blocks, with every rule of the library (bounds,
 //! order, dtypes, collective agreement) and no knowledge of C pointers.
 
+#![deny(unsafe_code)]
+
 pub mod attr;
 pub mod block;
 pub mod convert;
 pub mod darray;
 pub mod dataset;
-pub mod digest;
 pub mod direct;
-pub mod dtype;
-pub mod error;
 pub mod fault;
 pub mod file;
 pub mod layout;

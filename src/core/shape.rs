@@ -1,6 +1,6 @@
 //! Dimensions, storage order and bounds: pure arithmetic, overflow-checked everywhere.
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// HDF5 allows at most 32 dimensions (`H5S_MAX_RANK`).
 pub const MAX_NDIMS: usize = 32;

@@ -4,12 +4,12 @@
 //! checks for room before it creates a large dataset, and names a full disk when a write
 //! fails.
 
-use std::ffi::CString;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::os;
 
 /// Room kept free beyond a dataset's data, for the file's metadata and alignment.
 const METADATA_MARGIN: u64 = 1 << 20;
@@ -36,14 +36,7 @@ pub fn free_bytes(path: &str) -> Option<u64> {
             _ => Path::new("."),
         }
     };
-    let c_dir = CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
-    // SAFETY: statvfs is plain data, filled by the call below.
-    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: a NUL-terminated path and a pointer to a live statvfs.
-    if unsafe { libc::statvfs(c_dir.as_ptr(), &mut stats) } != 0 {
-        return None;
-    }
-    Some(stats.f_bavail.saturating_mul(stats.f_frsize))
+    os::free_bytes(dir).ok()
 }
 
 /// Refuse `what` (of `bytes` of data) unless `free` leaves room for the metadata HDF5
@@ -127,26 +120,15 @@ pub fn worth_reserving(bytes: u64) -> bool {
 /// (Open MPI's ompio only prints the ENOSPC) and the collective close hangs. Where the file
 /// system cannot reserve (EOPNOTSUPP, e.g. NFSv3), nothing is reserved and `Ok` returned.
 pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
-    let c_path = CString::new(path).map_err(|_| Error::invalid("path contains a NUL byte"))?;
-    let (Ok(start), Ok(size)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else {
-        return Ok(()); // beyond any file system: nothing to reserve here
-    };
-    // SAFETY: a NUL-terminated path; the descriptor is closed below.
-    let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
-    if fd < 0 {
+    let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) else {
         return Ok(());
-    }
-    // SAFETY: `fd` is open for writing; `start` and `size` are valid offsets.
-    let result = unsafe { libc::fallocate(fd, 0, start, size) };
-    let errno = std::io::Error::last_os_error();
-    // SAFETY: `fd` is ours, closed once.
-    unsafe { libc::close(fd) };
-    match errno.raw_os_error() {
-        Some(libc::ENOSPC | libc::EDQUOT) if result != 0 => Err(Error::new(
+    };
+    match os::allocate(&file, offset, len) {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => Err(Error::new(
             ErrorKind::NoSpace,
             format!(
                 "dataset {name:?} needs {len} bytes but the file system of {path:?} cannot \
-                 hold them (fallocate: {errno}); the dataset was not created"
+                     hold them (fallocate: {e}); the dataset was not created"
             ),
         )),
         _ => Ok(()),

@@ -2,7 +2,7 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
-use crate::core::error::{Error, Result};
+use crate::error::{Error, Result};
 
 /// A NUL-terminated UTF-8 string argument.
 ///

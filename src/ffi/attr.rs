@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_void};
 
 use crate::core::attr::{AttrKind, AttrName, AttrValue};
-use crate::core::error::{Error, Result};
+use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_STRING, dtype_code, dtype_from_code};
 use crate::ffi::handles::registry;
 use crate::ffi::{args, boundary, dah5_file};

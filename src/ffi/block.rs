@@ -3,8 +3,8 @@
 use std::ffi::c_void;
 
 use crate::core::block::{BlockRequest, Buffer, Direction};
-use crate::core::error::Result;
 use crate::core::shape::byte_len;
+use crate::error::Result;
 use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
 use crate::ffi::handles::registry;
 use crate::ffi::{args, boundary, dah5_dataset};

@@ -4,10 +4,10 @@
 use std::ffi::c_char;
 
 use crate::core::dataset::DatasetOptions;
-use crate::core::dtype::Dtype;
-use crate::core::error::{Error, Result};
 use crate::core::file::{Access, Hints, Tuning, parse_hints};
 use crate::core::layout::{LayoutRequest, UNLIMITED};
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
 
 const _: () = assert!(DAH5_UNLIMITED == UNLIMITED);
 use crate::core::shape::{Order, check_ndims};

@@ -3,8 +3,8 @@
 use std::ffi::{c_char, c_void};
 
 use crate::core::darray::{DarrayRequest, partition};
-use crate::core::error::{Error, ErrorKind};
 use crate::core::shape::byte_len;
+use crate::error::{Error, ErrorKind};
 use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known, dah5_dataset_options};
 use crate::ffi::dataset::{dataset_request, register};
 use crate::ffi::handles::registry;

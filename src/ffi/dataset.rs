@@ -3,9 +3,9 @@
 use std::ffi::c_char;
 
 use crate::core::dataset::{Dataset, DatasetRequest};
-use crate::core::error::Error;
-use crate::core::error::Result;
 use crate::core::shape::check_ndims;
+use crate::error::Error;
+use crate::error::Result;
 use crate::ffi::consts::{dah5_dataset_options, dataset_options, dtype_code, dtype_from_code};
 use crate::ffi::handles::{Registry, registry};
 use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};

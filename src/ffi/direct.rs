@@ -5,8 +5,8 @@ use std::ffi::{c_char, c_void};
 
 use crate::core::block::{Buffer, Direction};
 use crate::core::direct::{self, Direct, DirectPlan, Locks};
-use crate::core::error::{Error, Result};
 use crate::core::shape::{Order, byte_len, check_ndims};
+use crate::error::{Error, Result};
 use crate::ffi::consts::{
     DAH5_DIRECT_LOCK, DAH5_NO_FILE_LOCKING, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC,
     check_known, dtype_code, dtype_from_code,

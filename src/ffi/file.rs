@@ -2,8 +2,8 @@
 
 use std::ffi::c_char;
 
-use crate::core::error::Result;
 use crate::core::file::{File, FileRequest};
+use crate::error::Result;
 use crate::ffi::consts::{create_flags, dah5_file_options, file_options, open_flags};
 use crate::ffi::handles::registry;
 use crate::ffi::{args, boundary, dah5_file, handle_ptr};
@@ -277,7 +277,7 @@ pub extern "C" fn dah5_file_set_atomic(file: *mut dah5_file, atomic: i32) -> i32
         let on = match atomic {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(crate::core::error::Error::invalid(format!(
+            _ => Err(crate::error::Error::invalid(format!(
                 "atomic = {atomic}: pass 1 (on) or 0 (off)"
             ))),
         };

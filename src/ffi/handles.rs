@@ -7,8 +7,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::core::dataset::Dataset;
 use crate::core::direct::Direct;
-use crate::core::error::{Error, ErrorKind, Result};
 use crate::core::file::File;
+use crate::error::{Error, ErrorKind, Result};
 
 #[cfg(not(target_pointer_width = "64"))]
 compile_error!("dah5 handles are 64-bit tokens; only 64-bit targets are supported");

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
 pub struct dah5_file {

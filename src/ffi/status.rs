@@ -1,7 +1,7 @@
 //! Status codes: the stable numbers every fallible function returns. Never renumber one;
 //! a retired code stays reserved.
 
-use crate::core::error::ErrorKind;
+use crate::error::ErrorKind;
 
 /// Success.
 pub const DAH5_OK: i32 = 0;

@@ -12,7 +12,7 @@ use hdf5_sys::h5p::H5P_DEFAULT;
 use hdf5_sys::h5s::H5Sclose;
 use hdf5_sys::h5t::H5Tclose;
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::h5::id::Id;
 use crate::h5::{c_string, call, plist, space, types};
 

@@ -8,7 +8,7 @@ use hdf5_sys::h5e::{
     H5Eget_msg, H5Ewalk2,
 };
 
-use crate::core::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind};
 
 /// One frame of the stack: its minor error code, and its texts.
 struct Frame {

@@ -6,7 +6,7 @@ use hdf5_sys::h5f::{
 };
 use hdf5_sys::h5p::H5P_DEFAULT;
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::h5::id::Id;
 use crate::h5::{c_string, call};
 

@@ -3,7 +3,7 @@
 use hdf5_sys::h5::herr_t;
 use hdf5_sys::h5i::hid_t;
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::h5::call;
 
 type Closer = unsafe extern "C" fn(hid_t) -> herr_t;

@@ -18,7 +18,7 @@ use std::sync::Once;
 use hdf5_sys::h5::{H5get_libversion, H5open};
 use hdf5_sys::h5e::{H5E_DEFAULT, H5Eset_auto2};
 
-use crate::core::error::{Error, Result};
+use crate::error::{Error, Result};
 
 /// A value an HDF5 function returns whose sign says whether it failed.
 pub trait H5Return: Copy {

@@ -18,12 +18,67 @@ use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
 use std::ffi::c_void;
 
-use crate::core::error::Result;
-use crate::core::file::Tuning;
-use crate::core::layout::Layout;
+use crate::error::Result;
 use crate::h5::call;
 use crate::h5::id::Id;
 use crate::mpi::info::Info;
+
+/// Objects of at least this many bytes start at a multiple of `DEFAULT_ALIGNMENT`: the
+/// dataset's raw data then starts on a file-system block boundary.
+pub const DEFAULT_ALIGNMENT_THRESHOLD: u64 = 1 << 20;
+pub const DEFAULT_ALIGNMENT: u64 = 1 << 20;
+
+/// HDF5 file-access tuning (0 means HDF5's default where it says so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    pub alignment_threshold: u64,
+    pub alignment: u64,
+    /// `H5Pset_meta_block_size`: small metadata objects are packed into blocks this big.
+    pub meta_block_size: u64,
+    /// Initial (and at least maximum) size of the metadata cache.
+    pub metadata_cache_bytes: u64,
+    /// `H5Pset_file_locking`: let HDF5 lock the file (its default).
+    pub file_locking: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            alignment_threshold: DEFAULT_ALIGNMENT_THRESHOLD,
+            alignment: DEFAULT_ALIGNMENT,
+            meta_block_size: 0,
+            metadata_cache_bytes: 0,
+            file_locking: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `None`: contiguous.
+    pub chunk: Option<Vec<u64>>,
+    /// `None`: fixed at the dataset's dims.
+    pub max_dims: Option<Vec<u64>>,
+    pub deflate_level: u32,
+    pub shuffle: bool,
+}
+
+impl Layout {
+    /// dah5's default: contiguous, fixed dims, no filters.
+    pub fn contiguous() -> Layout {
+        Layout {
+            chunk: None,
+            max_dims: None,
+            deflate_level: 0,
+            shuffle: false,
+        }
+    }
+
+    /// Compressed (or shuffled): parallel HDF5 then writes only collectively.
+    pub fn filtered(&self) -> bool {
+        self.deflate_level > 0 || self.shuffle
+    }
+}
 
 // The attribute access class, which hdf5-sys does not declare (HDF5 1.10's
 // H5P_ATTRIBUTE_ACCESS macro reads this global).
@@ -109,12 +164,12 @@ fn set_file_locking(fapl: hid_t, locking: bool) -> Result<()> {
 /// File access for one process without MPI (HDF5's default sec2 driver), with the same
 /// alignment as the parallel files, so the data lands where the MPI path would put it.
 /// `locking`: HDF5 flocks the file while it has it open (its default).
-pub fn serial_file_access(threshold: u64, alignment: u64, locking: bool) -> Result<Id> {
+pub fn serial_file_access(locking: bool) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
     // SAFETY: `p` is a file access list.
     call("H5Pset_alignment", || unsafe {
-        H5Pset_alignment(p, threshold, alignment)
+        H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)
     })?;
     set_file_locking(p, locking)?;
     Ok(fapl)

@@ -5,7 +5,7 @@ use hdf5_sys::h5s::{
     H5Sget_simple_extent_dims, H5Sget_simple_extent_ndims, H5Sselect_hyperslab, H5Sselect_none,
 };
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::h5::call;
 use crate::h5::id::Id;
 

@@ -13,8 +13,8 @@ use hdf5_sys::h5t::{
     H5Tget_size, H5Tinsert, H5Tis_variable_str, H5Tset_cset, H5Tset_size,
 };
 
-use crate::core::dtype::{Class, Dtype};
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::dtype::{Class, Dtype};
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5::call;
 use crate::h5::id::Id;
 

@@ -22,9 +22,9 @@ use mpi_sys::{
     RSMPI_UINT64_T,
 };
 
-use crate::core::digest::{Args, explain, rank_list};
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::mpi::comm::Comm;
+use crate::mpi::digest::{Args, explain, rank_list};
 use crate::mpi::{check, ensure_active, roll_call};
 
 const HEADER: usize = 5;

@@ -7,7 +7,7 @@ use mpi_sys::{
     RSMPI_UINT64_T,
 };
 
-use crate::core::error::{Error, Result};
+use crate::error::{Error, Result};
 use crate::mpi::{check, is_active};
 
 /// A duplicate of the caller's communicator. dah5's own messages (the agreement reductions)

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use mpi_sys::{MPI_Comm, MPI_Comm_create_keyval, MPI_Comm_set_attr, RSMPI_COMM_SELF};
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::mpi::check;
 
 static HOOK: OnceLock<fn()> = OnceLock::new();

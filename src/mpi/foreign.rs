@@ -13,7 +13,7 @@
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::OnceLock;
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// The two MPI ABIs in use: MPICH's (integer handles: MPICH, Intel MPI, Cray MPICH,
 /// MVAPICH, Julia's MPICH_jll) and Open MPI's (pointer handles).

@@ -4,9 +4,27 @@ use std::ffi::CString;
 
 use mpi_sys::{MPI_Info, MPI_Info_create, MPI_Info_free, MPI_Info_set, RSMPI_INFO_NULL};
 
-use crate::core::error::{Error, Result};
-use crate::core::file::Hints;
+use crate::error::{Error, Result};
 use crate::mpi::check;
+
+/// MPI-IO hints: `MPI_Info` keys and values, e.g. `("romio_cb_write", "enable")`.
+pub type Hints = Vec<(String, String)>;
+
+/// `"key=value;key=value"` (spaces around items ignored) as MPI_Info pairs.
+pub fn parse_hints(text: &str) -> Result<Hints> {
+    text.split(';')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| match item.split_once('=') {
+            Some((key, value)) if !key.trim().is_empty() => {
+                Ok((key.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(Error::invalid(format!(
+                "MPI hint {item:?} is not key=value (hints are \"key=value;key=value\")"
+            ))),
+        })
+        .collect()
+}
 
 /// An MPI_Info, freed on drop; `MPI_INFO_NULL` when there are no hints.
 pub struct Info {

@@ -3,6 +3,7 @@
 
 pub mod agree;
 pub mod comm;
+pub mod digest;
 pub mod finalize;
 pub mod foreign;
 pub mod info;
@@ -14,7 +15,7 @@ use mpi_sys::{
     MPI_Error_class, MPI_Error_string, MPI_Finalized, MPI_Get_library_version, MPI_Initialized,
 };
 
-use crate::core::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 pub use foreign::check_abi;
 

@@ -20,7 +20,7 @@ use mpi_sys::{
     RSMPI_REQUEST_NULL, RSMPI_UINT8_T,
 };
 
-use crate::core::error::Result;
+use crate::error::Result;
 use crate::mpi::check;
 use crate::mpi::comm::Comm;
 

@@ -1,0 +1,56 @@
+//! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space,
+//! reserving blocks, byte-range locks. The only module outside `h5` and `mpi` with unsafe
+//! code; each function is a thin wrapper returning `std::io::Result`.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io;
+use std::os::fd::AsRawFd;
+use std::path::Path;
+
+/// Bytes an unprivileged writer can still use on the file system holding `dir` (statvfs).
+pub fn free_bytes(dir: &Path) -> io::Result<u64> {
+    let c_dir = CString::new(dir.as_os_str().as_encoded_bytes())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    // SAFETY: statvfs is plain data, filled by the call below.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a pointer to a live statvfs.
+    if unsafe { libc::statvfs(c_dir.as_ptr(), &mut stats) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(stats.f_bavail.saturating_mul(stats.f_frsize))
+}
+
+/// Allocate the file system blocks of `len` bytes at `offset` of `file` (fallocate, mode
+/// 0: the file grows if needed), so that writing them later cannot run out of space.
+pub fn allocate(file: &File, offset: u64, len: u64) -> io::Result<()> {
+    let too_big = || io::Error::from(io::ErrorKind::FileTooLarge);
+    let start = libc::off_t::try_from(offset).map_err(|_| too_big())?;
+    let size = libc::off_t::try_from(len).map_err(|_| too_big())?;
+    // SAFETY: `file` is an open descriptor; `start` and `size` are valid offsets.
+    if unsafe { libc::fallocate(file.as_raw_fd(), 0, start, size) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Take (`write` true, waiting for it) or release an advisory fcntl lock on `len` bytes at
+/// `start` of `file`.
+pub fn lock_range(file: &File, write: bool, start: u64, len: u64) -> io::Result<()> {
+    // SAFETY: flock is plain data; every field the call reads is set below.
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = if write { libc::F_WRLCK } else { libc::F_UNLCK } as libc::c_short;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock.l_start = start as libc::off_t;
+    lock.l_len = len as libc::off_t;
+    loop {
+        // SAFETY: a valid descriptor and a pointer to a live flock.
+        if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLKW, &lock) } == 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
