@@ -126,6 +126,7 @@ module dah5
 
   ! ---- The C ABI, one interface per exported function, in dah5.h's order. ----
   public :: dah5_c_write_block, dah5_c_read_block, dah5_c_dataset_options_default, &
+       dah5_c_dataset_options_init, dah5_c_file_options_init, &
        dah5_c_dataset_create, dah5_c_dataset_open, dah5_c_dataset_close, dah5_c_dataset_dtype, &
        dah5_c_dataset_ndims, dah5_c_dataset_dims, dah5_c_file_options_default, &
        dah5_c_file_create, dah5_c_file_create_with, dah5_c_file_open, dah5_c_file_open_with, &
@@ -335,6 +336,14 @@ module dah5
        integer(c_int32_t) :: status
      end function dah5_c_dataset_options_default
 
+     function dah5_c_dataset_options_init(options_out, version) &
+          bind(C, name="dah5_dataset_options_init") result(status)
+       import :: c_int32_t, dah5_dataset_options
+       type(dah5_dataset_options), intent(inout) :: options_out
+       integer(c_int32_t), value :: version
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_options_init
+
      function dah5_c_dataset_create(file, name, dtype, ndims, dims, options, dataset_out) &
           bind(C, name="dah5_dataset_create") result(status)
        import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
@@ -394,6 +403,14 @@ module dah5
        type(dah5_file_options), intent(inout) :: options_out
        integer(c_int32_t) :: status
      end function dah5_c_file_options_default
+
+     function dah5_c_file_options_init(options_out, version) &
+          bind(C, name="dah5_file_options_init") result(status)
+       import :: c_int32_t, dah5_file_options
+       type(dah5_file_options), intent(inout) :: options_out
+       integer(c_int32_t), value :: version
+       integer(c_int32_t) :: status
+     end function dah5_c_file_options_init
 
      function dah5_c_file_create(comm, path, flags, file_out) &
           bind(C, name="dah5_file_create") result(status)
@@ -605,7 +622,7 @@ contains
   subroutine dah5_file_options_default(options, ierr)
     type(dah5_file_options), intent(out) :: options
     integer, intent(out), optional :: ierr
-    call finish(dah5_c_file_options_default(options), ierr)
+    call finish(dah5_c_file_options_init(options, DAH5_FILE_OPTIONS_VERSION), ierr)
   end subroutine dah5_file_options_default
 
   ! ---- Datasets. ----
@@ -645,7 +662,7 @@ contains
   subroutine dah5_dataset_options_default(options, ierr)
     type(dah5_dataset_options), intent(out) :: options
     integer, intent(out), optional :: ierr
-    call finish(dah5_c_dataset_options_default(options), ierr)
+    call finish(dah5_c_dataset_options_init(options, DAH5_DATASET_OPTIONS_VERSION), ierr)
   end subroutine dah5_dataset_options_default
 
   !> The dataset's element type (local).

@@ -194,12 +194,12 @@
 #define DAH5_MAX_NDIMS 32
 
 /**
- * The `version` of `dah5_file_options` this library understands.
+ * The newest `version` of `dah5_file_options`; this library reads every version from 1.
  */
 #define DAH5_FILE_OPTIONS_VERSION 2
 
 /**
- * The `version` of `dah5_dataset_options` this library understands.
+ * The newest `version` of `dah5_dataset_options`; this library reads every version from 1.
  */
 #define DAH5_DATASET_OPTIONS_VERSION 2
 
@@ -328,12 +328,12 @@ typedef struct dah5_file dah5_file;
 
 /**
  * Options for `dah5_dataset_create` and `dah5_darray_write`. Fill it with
- * `dah5_dataset_options_default`, then change fields. Chunk and max dims are in the file
- * handle's order.
+ * `dah5_dataset_options_init(&options, DAH5_DATASET_OPTIONS_VERSION)`, then change fields.
+ * Chunk and max dims are in the file handle's order. Version 1 ended after `flags`.
  */
 typedef struct dah5_dataset_options {
   /**
-   * Must be `DAH5_DATASET_OPTIONS_VERSION`.
+   * The version the program was compiled with, as `dah5_dataset_options_init` sets it.
    */
   uint32_t version;
   /**
@@ -371,11 +371,12 @@ typedef struct dah5_dataset_options {
 
 /**
  * Options for `dah5_file_create_with` / `dah5_file_open_with`. Fill it with
- * `dah5_file_options_default`, then change fields. Every rank passes the same values.
+ * `dah5_file_options_init(&options, DAH5_FILE_OPTIONS_VERSION)`, then change fields. Every
+ * rank passes the same values. Version 1 ended after `alignment` (`flags` was reserved).
  */
 typedef struct dah5_file_options {
   /**
-   * Must be `DAH5_FILE_OPTIONS_VERSION`.
+   * The version the program was compiled with, as `dah5_file_options_init` sets it.
    */
   uint32_t version;
   /**
@@ -649,16 +650,6 @@ int32_t dah5_darray_partition(const struct dah5_dataset *dataset,
                               uint64_t *count_out);
 
 /**
- * Fill `options_out` with the defaults (no fill).
- *
- * Local.
- *
- * # Safety
- * `options_out` is NULL or points to a writable `dah5_dataset_options`.
- */
-int32_t dah5_dataset_options_default(struct dah5_dataset_options *options_out);
-
-/**
  * Create a dataset: contiguous, allocated now, not filled (unless `DAH5_FILL_ZEROS`).
  *
  * **Collective** over the file's communicator: every rank passes the same name, dtype,
@@ -880,18 +871,6 @@ int32_t dah5_direct_sync(struct dah5_direct *direct);
 int32_t dah5_direct_close(struct dah5_direct **direct);
 
 /**
- * Fill `options_out` with the defaults (1 MiB alignment threshold and alignment).
- *
- * Local.
- *
- * @return `DAH5_OK`, or `DAH5_ERR_NULL_ARGUMENT`.
- *
- * # Safety
- * `options_out` is NULL or points to a writable `dah5_file_options`.
- */
-int32_t dah5_file_options_default(struct dah5_file_options *options_out);
-
-/**
  * Create an HDF5 file for parallel I/O.
  *
  * **Collective** over `comm`: every rank calls with the same path, flags and options. If
@@ -1046,6 +1025,59 @@ size_t dah5_last_error(char *buf, size_t len);
  * Local.
  */
 const char *dah5_last_error_message(void);
+
+/**
+ * Fill `options_out` with the defaults of `version` of `dah5_file_options` (1 MiB
+ * alignment threshold and alignment, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
+ * the fields of that version are written, so a program built against an older dah5.h
+ * keeps working with a newer library.
+ *
+ * Local.
+ *
+ * @return `DAH5_OK`; `DAH5_ERR_NULL_ARGUMENT`; `DAH5_ERR_INVALID_ARGUMENT` for a version
+ *         this library does not know (0, or newer than it).
+ *
+ * # Safety
+ * `options_out` is NULL or points to a writable `dah5_file_options` of `version`.
+ */
+int32_t dah5_file_options_init(struct dah5_file_options *options_out, uint32_t version);
+
+/**
+ * Fill `options_out` with the defaults of `version` of `dah5_dataset_options` (no fill,
+ * contiguous, fixed dims): pass `DAH5_DATASET_OPTIONS_VERSION`. As
+ * `dah5_file_options_init`.
+ *
+ * Local.
+ *
+ * # Safety
+ * `options_out` is NULL or points to a writable `dah5_dataset_options` of `version`.
+ */
+int32_t dah5_dataset_options_init(struct dah5_dataset_options *options_out, uint32_t version);
+
+/**
+ * The newest `dah5_file_options` defaults: `dah5_file_options_init(options_out,
+ * DAH5_FILE_OPTIONS_VERSION)` of the library, which writes its newest struct (kept for
+ * the programs that call it; new code calls `dah5_file_options_init`).
+ *
+ * Local.
+ *
+ * # Safety
+ * `options_out` is NULL or points to a writable `dah5_file_options` of this library's
+ * version.
+ */
+int32_t dah5_file_options_default(struct dah5_file_options *options_out);
+
+/**
+ * The newest `dah5_dataset_options` defaults, as `dah5_file_options_default` (new code
+ * calls `dah5_dataset_options_init`).
+ *
+ * Local.
+ *
+ * # Safety
+ * `options_out` is NULL or points to a writable `dah5_dataset_options` of this library's
+ * version.
+ */
+int32_t dah5_dataset_options_default(struct dah5_dataset_options *options_out);
 
 #ifdef __cplusplus
 }  // extern "C"

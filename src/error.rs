@@ -53,6 +53,15 @@ impl ErrorKind {
         ErrorKind::Panic,
     ];
 
+    /// A failure of the collective protocol itself (a mismatch or a timeout), not of a
+    /// rank's own work.
+    pub fn is_collective(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::CollectiveMismatch | ErrorKind::CollectiveTimeout
+        )
+    }
+
     /// Position in `ALL`, so that a kind can travel through an MPI reduction as a number.
     pub fn ordinal(self) -> u64 {
         Self::ALL.iter().position(|&k| k == self).unwrap_or(0) as u64

@@ -463,3 +463,32 @@ fn a_file_being_written_reads_as_of_its_last_flush() {
     assert!(before.contains("second: absent"), "{before}");
     assert!(after.contains("second: complete"), "{after}");
 }
+
+#[test]
+fn a_program_built_with_version_1_option_structs_still_works() {
+    // tests/c/options_v1.c declares the structs as dah5.h 0.1 did; h5py checks that the
+    // library read its alignment (3 MiB) and fill flag, and that nothing else was made.
+    let exe = build_c(&["tests/c/options_v1.c"], "options_v1");
+    for ranks in [1, 3] {
+        let dir = scratch(&format!("options_v1_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["v1.h5"], &[], &dir);
+        assert_eq!(
+            out.matches("v1 options OK").count(),
+            ranks as usize,
+            "{out}"
+        );
+        let check = format!(
+            "import h5py, numpy as np\n\
+             f = h5py.File('v1.h5', 'r')\n\
+             z = f['zeros']\n\
+             assert z.shape == ({},) and (z[()] == 0).all(), z[()]\n\
+             fill = z.id.get_create_plist().get_fill_time()\n\
+             assert fill == h5py.h5d.FILL_TIME_ALLOC, fill\n\
+             assert z.id.get_offset() % (3 << 20) == 0, z.id.get_offset()\n\
+             assert list(f) == ['zeros'], list(f)\n\
+             print('v1 file as asked')\n",
+            4 * ranks
+        );
+        assert!(python_inline(&check, &dir).contains("v1 file as asked"));
+    }
+}

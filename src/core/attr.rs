@@ -2,16 +2,15 @@
 //! dtype) and UTF-8 strings. Writes are collective (and agreed, value included: HDF5 writes
 //! rank 0's value only); reads are local.
 
+use crate::core::collective::{Args, Collective};
 use crate::core::file::File;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
-use crate::mpi::agree::agree;
-use crate::mpi::digest::Args;
 
 /// An attribute value.
-pub enum AttrValue<'a> {
+pub(crate) enum AttrValue<'a> {
     /// Elements of `dtype` in C order; `shape` empty for a scalar.
     Numbers {
         dtype: Dtype,
@@ -42,6 +41,69 @@ pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>) -> Result<()
             let p: *const *const std::ffi::c_char = &ptr;
             h5::attr::write(place, &t, &t, &h5::space::scalar()?, p.cast())
         }
+    }
+}
+
+/// `dah5_attr_write`: a numeric attribute, a scalar (`shape` empty) or a 1-D array, the
+/// value included in the agreement (HDF5 writes rank 0's value only).
+pub struct WriteAttr<'a> {
+    pub at: AttrName,
+    pub dtype: Dtype,
+    pub shape: Vec<u64>,
+    pub data: &'a [u8],
+}
+
+impl Collective for WriteAttr<'_> {
+    const NAME: &'static str = "dah5_attr_write";
+    type Target = File;
+    type Output = ();
+
+    fn check(self, file: &File) -> Result<Self> {
+        let at = file.check_attr_write(self.at)?;
+        Ok(WriteAttr { at, ..self })
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.attr_args(Self::NAME, &self.at)
+            .text("dtype", self.dtype.name())
+            .numbers("shape", &self.shape)
+            .bytes("value", self.data)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<()> {
+        let value = AttrValue::Numbers {
+            dtype: self.dtype,
+            shape: self.shape,
+            data: self.data,
+        };
+        file.write_attr(&self.at, &value)
+    }
+}
+
+/// `dah5_attr_write_string`: a UTF-8 string attribute, agreed like [`WriteAttr`].
+pub struct WriteText<'a> {
+    pub at: AttrName,
+    pub text: &'a str,
+}
+
+impl Collective for WriteText<'_> {
+    const NAME: &'static str = "dah5_attr_write_string";
+    type Target = File;
+    type Output = ();
+
+    fn check(self, file: &File) -> Result<Self> {
+        let at = file.check_attr_write(self.at)?;
+        Ok(WriteText { at, ..self })
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.attr_args(Self::NAME, &self.at)
+            .text("dtype", "string")
+            .text("value", self.text)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<()> {
+        file.write_attr(&self.at, &AttrValue::Text(self.text))
     }
 }
 
@@ -90,35 +152,23 @@ impl File {
         }
     }
 
-    /// Write an attribute (collective; every rank passes the same place and value). `op`
-    /// is the C function's name, for the agreement and its messages.
-    pub fn write_attr(&self, op: &str, request: Result<(AttrName, AttrValue<'_>)>) -> Result<()> {
-        let request = request.and_then(|(at, value)| {
-            if !self.shared.writable {
-                return Err(Error::new(
-                    ErrorKind::ReadOnly,
-                    format!("the file {:?} was opened read-only", self.shared.path),
-                ));
-            }
-            let at = at.check()?;
-            self.claim_room(&at.describe(), 0)?;
-            Ok((at, value))
-        });
-        let args = request.as_ref().map(|(at, value)| {
-            let args = Args::of(op)
-                .text("object", &at.object)
-                .text("name", &at.name);
-            match value {
-                AttrValue::Numbers { dtype, shape, data } => args
-                    .text("dtype", dtype.name())
-                    .numbers("shape", shape)
-                    .bytes("value", data),
-                AttrValue::Text(text) => args.text("dtype", "string").text("value", text),
-            }
-        });
-        agree(&self.shared.comm, op, args, &[])?;
-        let (at, value) = request?;
-        write_value(&self.place(&at), &value).map_err(|e| {
+    /// Check an attribute write this rank can check alone.
+    fn check_attr_write(&self, at: AttrName) -> Result<AttrName> {
+        self.check_writable()?;
+        let at = at.check()?;
+        self.claim_room(&at.describe(), 0)?;
+        Ok(at)
+    }
+
+    fn attr_args<'a>(&'a self, name: &'static str, at: &'a AttrName) -> Args<'a> {
+        self.args(name)
+            .text("object", &at.object)
+            .text("name", &at.name)
+    }
+
+    /// Write the attribute every rank agreed on (collective).
+    fn write_attr(&self, at: &AttrName, value: &AttrValue<'_>) -> Result<()> {
+        write_value(&self.place(at), value).map_err(|e| {
             self.shared
                 .metadata_failure(e.context(format_args!("{}", at.describe())))
         })

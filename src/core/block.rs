@@ -1,5 +1,6 @@
 //! Moving one rank's block between its buffer and the dataset.
 
+use crate::core::collective::{Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::shape::{byte_len, check_block};
@@ -8,8 +9,6 @@ use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
-use crate::mpi::agree::agree;
-use crate::mpi::digest::Args;
 
 /// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
 /// exercise splitting with small data).
@@ -37,15 +36,6 @@ pub enum Direction {
     Read,
 }
 
-impl Direction {
-    fn operation(self) -> &'static str {
-        match self {
-            Direction::Write => "dah5_write_block",
-            Direction::Read => "dah5_read_block",
-        }
-    }
-}
-
 /// One rank's block: where it is (in the file handle's order), what its memory holds.
 pub struct BlockRequest<'a> {
     pub offset: Vec<u64>,
@@ -54,14 +44,75 @@ pub struct BlockRequest<'a> {
     /// Let HDF5 convert between `mem_dtype` and the dataset's dtype (values that do not
     /// fit are refused, see `core::convert`). Without it, differing dtypes are an error.
     pub convert: bool,
+    /// Every rank takes part (with an empty block where it has nothing to move).
+    pub collective: bool,
     pub buffer: Buffer<'a>,
 }
 
-/// The block in storage order, cut into pieces.
+impl BlockRequest<'_> {
+    fn direction(&self) -> Direction {
+        match self.buffer {
+            Buffer::Source(_) => Direction::Write,
+            Buffer::Sink(_) => Direction::Read,
+        }
+    }
+}
+
+/// A block cut into pieces, ready to move.
 struct Plan<'a> {
     pieces: Vec<Piece>,
     mem_dtype: Dtype,
     buffer: Buffer<'a>,
+}
+
+/// `dah5_write_block`: write one rank's block (collective or independent).
+pub struct WriteBlock<'a>(pub BlockRequest<'a>);
+
+/// `dah5_read_block`: read one rank's block (collective or independent).
+pub struct ReadBlock<'a>(pub BlockRequest<'a>);
+
+impl Collective for WriteBlock<'_> {
+    const NAME: &'static str = "dah5_write_block";
+    type Target = Dataset;
+    type Output = ();
+
+    fn check(self, dataset: &Dataset) -> Result<Self> {
+        dataset.check_block(&self.0).map(|()| self)
+    }
+
+    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
+        dataset.block_args(Self::NAME, &self.0)
+    }
+
+    fn local_max(&self, dataset: &Dataset) -> u64 {
+        dataset.pieces(&self.0).map_or(0, |p| p.len() as u64)
+    }
+
+    fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
+        dataset.transfer(self.0, calls as usize)
+    }
+}
+
+impl Collective for ReadBlock<'_> {
+    const NAME: &'static str = "dah5_read_block";
+    type Target = Dataset;
+    type Output = ();
+
+    fn check(self, dataset: &Dataset) -> Result<Self> {
+        dataset.check_block(&self.0).map(|()| self)
+    }
+
+    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
+        dataset.block_args(Self::NAME, &self.0)
+    }
+
+    fn local_max(&self, dataset: &Dataset) -> u64 {
+        dataset.pieces(&self.0).map_or(0, |p| p.len() as u64)
+    }
+
+    fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
+        dataset.transfer(self.0, calls as usize)
+    }
 }
 
 fn max_piece_bytes() -> Result<u64> {
@@ -87,13 +138,10 @@ fn convertible(a: Dtype, b: Dtype) -> bool {
 }
 
 impl Dataset {
-    fn plan<'a>(
-        &self,
-        direction: Direction,
-        collective: bool,
-        request: BlockRequest<'a>,
-    ) -> Result<Plan<'a>> {
-        if direction == Direction::Write && self.filtered && !collective {
+    /// What one rank can check of its block alone.
+    fn check_block(&self, request: &BlockRequest<'_>) -> Result<()> {
+        let direction = request.direction();
+        if direction == Direction::Write && self.filtered && !request.collective {
             return Err(Error::invalid(format!(
                 "dataset {:?} is compressed, and parallel HDF5 writes compressed datasets only \
                  collectively: pass DAH5_COLLECTIVE (every rank calls, ranks with nothing pass \
@@ -101,15 +149,8 @@ impl Dataset {
                 self.name()
             )));
         }
-        if direction == Direction::Write && !self.file.writable {
-            return Err(Error::new(
-                ErrorKind::ReadOnly,
-                format!(
-                    "dataset {:?}: the file {:?} was opened read-only (DAH5_RDONLY)",
-                    self.name(),
-                    self.file.path
-                ),
-            ));
+        if direction == Direction::Write {
+            self.file.check_writable()?;
         }
         let (mem, stored) = (request.mem_dtype, self.dtype());
         if mem != stored && !request.convert {
@@ -148,43 +189,36 @@ impl Dataset {
         if let (Buffer::Source(bytes), true) = (&request.buffer, mem != stored) {
             convert::check_values_fit(mem, stored, bytes, self.name())?;
         }
-        let order = self.file.order;
-        let pieces = split::plan(
-            &order.to_storage(&request.offset),
-            &order.to_storage(&request.count),
-            mem.size(),
-            max_piece_bytes()?,
-        );
-        Ok(Plan {
-            pieces,
-            mem_dtype: mem,
-            buffer: request.buffer,
-        })
+        max_piece_bytes()?;
+        Ok(())
     }
 
-    /// Write or read one block. Independent unless `collective`; a collective transfer is
-    /// called by every rank (with an empty block where a rank has nothing to move).
-    pub fn transfer_block(
-        &self,
-        direction: Direction,
-        collective: bool,
-        request: Result<BlockRequest<'_>>,
-    ) -> Result<()> {
-        let op = direction.operation();
-        let plan = request.and_then(|r| self.plan(direction, collective, r));
-        let calls = if collective {
-            let args = plan.as_ref().map(|p| {
-                Args::of(op)
-                    .text("dataset", self.name())
-                    .text("mem_dtype", p.mem_dtype.name())
-            });
-            let local_calls = plan.as_ref().map_or(0, |p| p.pieces.len() as u64);
-            agree(&self.file.comm, op, args, &[local_calls])?[0] as usize
-        } else {
-            plan.as_ref().map_or(0, |p| p.pieces.len())
+    /// The block in storage order, cut into the pieces of one MPI-IO call each.
+    fn pieces(&self, request: &BlockRequest<'_>) -> Result<Vec<Piece>> {
+        let order = self.file.order;
+        Ok(split::plan(
+            &order.to_storage(&request.offset),
+            &order.to_storage(&request.count),
+            request.mem_dtype.size(),
+            max_piece_bytes()?,
+        ))
+    }
+
+    fn block_args<'a>(&'a self, name: &'static str, request: &BlockRequest<'_>) -> Args<'a> {
+        self.args(name).text("mem_dtype", request.mem_dtype.name())
+    }
+
+    /// Write or read the block in `calls` HDF5 transfers: one per piece, then (collective
+    /// only) empty ones until this rank has taken part in as many as the rank with the
+    /// most pieces. A failed write is remembered by the file.
+    fn transfer(&self, request: BlockRequest<'_>, calls: usize) -> Result<()> {
+        let direction = request.direction();
+        let plan = Plan {
+            pieces: self.pieces(&request)?,
+            mem_dtype: request.mem_dtype,
+            buffer: request.buffer,
         };
-        let plan = plan?;
-        self.run(plan, collective, calls)
+        self.run(plan, request.collective, calls)
             .map_err(|e| match direction {
                 Direction::Write => {
                     let e = space::classify(e, &self.file.path);
@@ -195,8 +229,6 @@ impl Dataset {
             })
     }
 
-    /// Make `calls` HDF5 transfers: one per piece, then (collective only) empty ones until
-    /// this rank has taken part in as many as the rank with the most pieces.
     fn run(&self, mut plan: Plan<'_>, collective: bool, calls: usize) -> Result<()> {
         if calls == 0 {
             return Ok(());

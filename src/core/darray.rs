@@ -16,7 +16,8 @@
 //! | `dah5_complete`      | uint8 scalar             | 1 if the blocks cover it all  |
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block::{BlockRequest, Buffer, Direction};
+use crate::core::block::{BlockRequest, Buffer, WriteBlock};
+use crate::core::collective::{self, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
@@ -26,10 +27,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
-use crate::mpi::agree::agree;
-use crate::mpi::digest::Args;
 
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// Blocks as (offsets, counts), one row of ndims values per block.
+pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
 
 /// One block per writing rank, in storage (C) order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +138,7 @@ impl BlockTable {
         let numbers = |dtype, shape, data| AttrValue::Numbers { dtype, shape, data };
         let rows = vec![self.offsets.len() as u64, self.largest_block().len() as u64];
         let (offsets, counts) = (Self::flat(&self.offsets), Self::flat(&self.counts));
-        let writer = if order == Order::Fortran { "F" } else { "C" };
+        let writer = order.letter();
         let (version, nblocks) = (SCHEMA_VERSION.to_ne_bytes(), rows[0].to_ne_bytes());
         let complete = [self.complete as u8];
         let attributes = [
@@ -250,38 +252,104 @@ pub struct DarrayRequest<'a> {
     pub collective: bool,
 }
 
-impl File {
-    /// Write a distributed array (collective): gather and check every rank's block, create
-    /// the dataset, record the table, write the data. Nothing is created when any check
-    /// fails, and every rank gets the same error.
-    pub fn darray_write(&self, request: Result<DarrayRequest<'_>>) -> Result<Dataset> {
-        let op = "dah5_darray_write";
-        let request = request.and_then(|r| {
-            let dataset = self.check_create(r.dataset)?;
-            let ndims = dataset.dims.len();
-            if r.offset.len() != ndims || r.count.len() != ndims {
-                return Err(Error::invalid(format!(
-                    "offset and count need {ndims} entries, like dims"
-                )));
-            }
-            let needed = byte_len(&r.count, dataset.dtype.size(), "count")?;
-            if r.data.len() != needed {
-                return Err(Error::invalid(format!(
-                    "buf holds {} bytes but the block needs {needed}",
-                    r.data.len()
-                )));
-            }
-            Ok(DarrayRequest { dataset, ..r })
-        });
-        let args = request.as_ref().map(|r| {
-            r.dataset
-                .args(op)
-                .number("flags.partial", r.partial as u64)
-                .number("flags.collective", r.collective as u64)
-        });
-        agree(&self.shared.comm, op, args, &[])?;
-        let request = request?;
+impl Dataset {
+    /// The block table in the file handle's order: (offsets, counts), one row per block.
+    pub fn block_table(&self) -> Result<Blocks> {
+        let table = self.blocks.as_ref().ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "dataset {:?} has no block table (it was not written by \
+                     dah5_darray_write); use dah5_darray_partition to split it",
+                    self.name()
+                ),
+            )
+        })?;
+        let order = self.file.order;
+        let rows = |rows: &[Vec<u64>]| rows.iter().map(|r| order.to_storage(r)).collect();
+        Ok((rows(&table.offsets), rows(&table.counts)))
+    }
 
+    /// Rank `rank` of `nranks`'s balanced block (see [`partition`]), in the handle's order.
+    pub fn partition(&self, rank: u64, nranks: u64) -> (Vec<u64>, Vec<u64>) {
+        let order = self.file.order;
+        let (offset, count) = partition(&self.storage_dims, rank, nranks);
+        (order.to_storage(&offset), order.to_storage(&count))
+    }
+}
+
+/// `dah5_darray_write`: gather and check every rank's block, create the dataset, record
+/// the table, write the data. Nothing is created when any check fails, and every rank gets
+/// the same error.
+impl Collective for DarrayRequest<'_> {
+    const NAME: &'static str = "dah5_darray_write";
+    type Target = File;
+    type Output = Dataset;
+
+    fn check(self, file: &File) -> Result<Self> {
+        let dataset = file.check_create(self.dataset)?;
+        let ndims = dataset.dims.len();
+        if self.offset.len() != ndims || self.count.len() != ndims {
+            return Err(Error::invalid(format!(
+                "offset and count need {ndims} entries, like dims"
+            )));
+        }
+        let needed = byte_len(&self.count, dataset.dtype.size(), "count")?;
+        if self.data.len() != needed {
+            return Err(Error::invalid(format!(
+                "buf holds {} bytes but the block needs {needed}",
+                self.data.len()
+            )));
+        }
+        Ok(DarrayRequest { dataset, ..self })
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        self.dataset
+            .args(file, Self::NAME)
+            .number("flags.partial", self.partial as u64)
+            .number("flags.collective", self.collective as u64)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+        let table = file.gather_blocks(&self)?;
+        let layout = file.layout_of(&self.dataset, Some(&table.largest_block()))?;
+        let name = self.dataset.name.clone();
+        let mut dataset = file.create_agreed(self.dataset, &layout)?;
+        // From here on, a step that fails on any rank takes the dataset out again on every
+        // rank: the call leaves nothing behind (not a dataset without its table or data).
+        let rank = file.shared.comm.rank();
+        let table_written = table
+            .write(&file.id, &name, file.order())
+            .and_then(|()| fault::check("darray_table", rank));
+        if let Err(e) = file.settle("the block table", table_written) {
+            return Err(file.take_out(dataset.id, &name, e));
+        }
+        let block = Ok(WriteBlock(BlockRequest {
+            offset: self.offset,
+            count: self.count,
+            mem_dtype: dataset.dtype(),
+            convert: false,
+            collective: self.collective || dataset.filtered,
+            buffer: Buffer::Source(self.data),
+        }));
+        let data_written = if self.collective || dataset.filtered {
+            collective::run(&mut dataset, block)
+        } else {
+            collective::run_alone(&mut dataset, block)
+        };
+        let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
+        if let Err(e) = file.settle("the data", data_written) {
+            return Err(file.take_out(dataset.id, &name, e));
+        }
+        dataset.blocks = Some(table);
+        Ok(dataset)
+    }
+}
+
+impl File {
+    /// Every rank's block, gathered and checked against the dims (collective).
+    fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<BlockTable> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
         let mine: Vec<u64> = [
@@ -295,66 +363,35 @@ impl File {
             .map(|row| (row[..ndims].to_vec(), row[ndims..].to_vec()))
             .unzip();
         let dims = order.to_storage(&request.dataset.dims);
+        let name = &request.dataset.name;
         let table = BlockTable::validate(&dims, offsets, counts, order)
-            .map_err(|e| e.context(format_args!("dataset {:?}", request.dataset.name)))?;
+            .map_err(|e| e.context(format_args!("dataset {name:?}")))?;
         if !table.complete && !request.partial {
             return Err(Error::invalid(format!(
-                "dataset {:?}: the blocks cover {} of the {} elements; pass \
+                "dataset {name:?}: the blocks cover {} of the {} elements; pass \
                  DAH5_DARRAY_PARTIAL to write a partial array. Nothing was written",
-                request.dataset.name,
                 table.covered(),
                 element_count(&dims).unwrap_or(0)
             )));
         }
-        let layout = self.layout_of(&request.dataset, Some(&table.largest_block()))?;
-        let name = request.dataset.name.clone();
-        let mut dataset = self.create_agreed(request.dataset, &layout)?;
-        // From here on, a step that fails on any rank takes the dataset out again on every
-        // rank: the call leaves nothing behind (not a dataset without its table or data).
-        let rank = self.shared.comm.rank();
-        let table_written = table
-            .write(&self.id, &name, order)
-            .and_then(|()| fault::check("darray_table", rank));
-        if let Err(e) = self.settle(op, "the block table", table_written) {
-            return Err(self.take_out(dataset.id, &name, e));
-        }
-        let collective = request.collective || dataset.filtered;
-        let data_written = dataset
-            .transfer_block(
-                Direction::Write,
-                collective,
-                Ok(BlockRequest {
-                    offset: request.offset,
-                    count: request.count,
-                    mem_dtype: dataset.dtype(),
-                    convert: false,
-                    buffer: Buffer::Source(request.data),
-                }),
-            )
-            .and_then(|()| fault::check("darray_data", rank));
-        if let Err(e) = self.settle(op, "the data", data_written) {
-            return Err(self.take_out(dataset.id, &name, e));
-        }
-        dataset.blocks = Some(table);
-        Ok(dataset)
+        Ok(table)
     }
 
-    /// Every rank learns whether a step of a collective call (`what`) worked on all ranks:
-    /// its own error, or the kind of the lowest failing rank's.
-    fn settle(&self, op: &str, what: &str, outcome: Result<()>) -> Result<()> {
-        let args = outcome.as_ref().map(|()| Args::of(op).text("step", what));
-        agree(&self.shared.comm, op, args, &[])
-            .map(|_| ())
-            .map_err(|agreed| match outcome {
-                Err(own) => own.context(format_args!("writing {what}")),
-                Ok(()) => Error::new(
-                    agreed.kind,
-                    format!(
-                        "writing {what} failed on another rank (its message says why), so \
-                         the dataset was taken out again on every rank"
-                    ),
-                ),
-            })
+    /// Every rank learns whether writing `what` worked on all ranks.
+    fn settle(&self, what: &str, outcome: Result<()>) -> Result<()> {
+        let outcome = outcome.map_err(|own| own.context(format_args!("writing {what}")));
+        collective::settle(
+            &self.shared.comm,
+            DarrayRequest::NAME,
+            what,
+            outcome,
+            |_| {
+                format!(
+                    "writing {what} failed on another rank (its message says why), so the \
+                     dataset was taken out again on every rank"
+                )
+            },
+        )
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::darray::BlockTable;
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
@@ -11,8 +12,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
-use crate::mpi::agree::agree;
-use crate::mpi::digest::Args;
+use crate::mpi::comm::Comm;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DatasetOptions {
@@ -36,9 +36,9 @@ pub struct DatasetRequest {
 
 impl DatasetRequest {
     /// Everything that must be the same on every rank.
-    pub(crate) fn args<'a>(&'a self, operation: &'a str) -> Args<'a> {
+    pub(crate) fn args<'a>(&'a self, file: &'a File, name: &'static str) -> Args<'a> {
         let layout = &self.options.layout;
-        Args::of(operation)
+        file.args(name)
             .text("name", &self.name)
             .text("dtype", self.dtype.name())
             .numbers("dims", &self.dims)
@@ -79,19 +79,6 @@ fn check_name(name: &str) -> Result<()> {
 }
 
 impl File {
-    fn check_writable(&self) -> Result<()> {
-        if !self.shared.writable {
-            return Err(Error::new(
-                ErrorKind::ReadOnly,
-                format!(
-                    "the file {:?} was opened read-only (DAH5_RDONLY)",
-                    self.shared.path
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     /// The layout of `request` in storage order, following `block` (storage order) when the
     /// library picks the chunk.
     pub(crate) fn layout_of(
@@ -125,29 +112,13 @@ impl File {
 
     /// Check what one rank can check alone before a dataset is created.
     pub(crate) fn check_create(&self, request: DatasetRequest) -> Result<DatasetRequest> {
-        self.check_writable()?;
+        self.shared.check_writable()?;
         check_name(&request.name)?;
         check_dims(&request.dims, request.dtype.size())?;
         self.layout_of(&request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
         self.claim_room(&format!("dataset {:?}", request.name), bytes)?;
         Ok(request)
-    }
-
-    /// Create a dataset (collective). `request` is this rank's arguments, or the reason
-    /// they are invalid here.
-    pub fn create_dataset(&self, request: Result<DatasetRequest>) -> Result<Dataset> {
-        let op = "dah5_dataset_create";
-        let request = request.and_then(|r| self.check_create(r));
-        agree(
-            &self.shared.comm,
-            op,
-            request.as_ref().map(|r| r.args(op)),
-            &[],
-        )?;
-        let request = request?;
-        let layout = self.layout_of(&request, None)?;
-        self.create_agreed(request, &layout)
     }
 
     /// Create a dataset all ranks agreed on (collective).
@@ -217,10 +188,9 @@ impl File {
     /// Reserve the file system space of a new contiguous dataset (collective): rank 0
     /// reserves its byte range, and every rank learns whether that worked.
     fn reserve(&self, id: &h5::id::Id, name: &str, bytes: u64) -> Result<()> {
-        let op = "dah5_dataset_create";
         let comm = &self.shared.comm;
         // Rank 0 alone asks where the data is and reserves it; every outcome, an error
-        // included, goes into the agreement, so no rank is left waiting.
+        // included, is settled, so no rank is left waiting.
         let reserved = if comm.rank() == 0 {
             h5::dataset::storage(id).and_then(|storage| match storage.offset {
                 Some(offset) => space::reserve(&self.shared.path, name, offset, bytes),
@@ -229,34 +199,66 @@ impl File {
         } else {
             Ok(())
         };
-        let args = reserved
-            .as_ref()
-            .map(|_| Args::of(op).text("reserve", name));
-        agree(comm, op, args, &[])
-            .map(|_| ())
-            .map_err(|e| match reserved {
-                Err(own) => own,
-                Ok(()) if e.kind == ErrorKind::NoSpace => Error::new(
-                    ErrorKind::NoSpace,
-                    format!(
-                        "dataset {name:?} needs {bytes} bytes but the file system of {:?} cannot \
-                     hold them (rank 0 could not reserve them); the dataset was not created",
-                        self.shared.path
-                    ),
-                ),
-                Ok(()) => e,
-            })
+        let path = &self.shared.path;
+        collective::settle(comm, CreateDataset::NAME, "reserve", reserved, |kind| {
+            if kind == ErrorKind::NoSpace {
+                format!(
+                    "dataset {name:?} needs {bytes} bytes but the file system of {path:?} \
+                     cannot hold them (rank 0 could not reserve them); the dataset was not \
+                     created"
+                )
+            } else {
+                format!(
+                    "rank 0 could not reserve the space of dataset {name:?} (its message says \
+                     why); the dataset was not created"
+                )
+            }
+        })
+    }
+}
+
+/// `dah5_dataset_create`: a rank's request to create a dataset.
+pub struct CreateDataset(pub DatasetRequest);
+
+impl Collective for CreateDataset {
+    const NAME: &'static str = "dah5_dataset_create";
+    type Target = File;
+    type Output = Dataset;
+
+    fn check(self, file: &File) -> Result<Self> {
+        file.check_create(self.0).map(CreateDataset)
     }
 
-    /// Open an existing dataset (collective).
-    pub fn open_dataset(&self, name: Result<String>) -> Result<Dataset> {
-        let op = "dah5_dataset_open";
-        let name = name.and_then(|n| check_name(&n).map(|_| n));
-        let args = name.as_ref().map(|n| Args::of(op).text("name", n));
-        agree(&self.shared.comm, op, args, &[])?;
-        let name = name?;
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        self.0.args(file, Self::NAME)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+        let layout = file.layout_of(&self.0, None)?;
+        file.create_agreed(self.0, &layout)
+    }
+}
+
+/// `dah5_dataset_open`: open an existing dataset by name.
+pub struct OpenDataset(pub String);
+
+impl Collective for OpenDataset {
+    const NAME: &'static str = "dah5_dataset_open";
+    type Target = File;
+    type Output = Dataset;
+
+    fn check(self, _file: &File) -> Result<Self> {
+        check_name(&self.0).map(|()| self)
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.args(Self::NAME).text("name", &self.0)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+        let name = self.0;
         let context = |e: Error| e.context(format_args!("dataset {name:?}"));
-        let id = h5::dataset::open(&self.id, &name).map_err(context)?;
+        let id = h5::dataset::open(&file.id, &name).map_err(context)?;
         let file_type = h5::dataset::file_type(&id)?;
         let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
         let (storage_dims, max_storage_dims) = h5::space::extents(&h5::dataset::space(&id)?)?;
@@ -272,7 +274,7 @@ impl File {
         let filtered = h5::plist::has_filters(&h5::dataset::create_plist(&id)?)?;
         let blocks = BlockTable::read(&id, storage_dims.len()).map_err(context)?;
         Ok(Dataset {
-            file: self.shared.clone(),
+            file: file.shared.clone(),
             id,
             name,
             dtype,
@@ -284,7 +286,20 @@ impl File {
     }
 }
 
+impl Members for Dataset {
+    fn comm(&self) -> &Comm {
+        &self.file.comm
+    }
+}
+
 impl Dataset {
+    /// The dataset in an agreement's arguments.
+    pub(crate) fn args(&self, name: &'static str) -> Args<'_> {
+        Args::of(name)
+            .text("file", &self.file.path)
+            .text("dataset", &self.name)
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -307,78 +322,90 @@ impl Dataset {
         self.file.order.to_storage(&self.max_storage_dims)
     }
 
-    /// Grow the dims (collective): `new_dims` in the file handle's order, each at least the
-    /// current and at most the maximum. New elements read as zeros until written.
-    pub fn extend(&mut self, new_dims: Result<Vec<u64>>) -> Result<()> {
-        let op = "dah5_dataset_extend";
-        let order = self.file.order;
-        let new_dims = new_dims.and_then(|dims| {
-            if !self.file.writable {
-                return Err(Error::new(
-                    ErrorKind::ReadOnly,
-                    format!("dataset {:?}: the file was opened read-only", self.name),
-                ));
-            }
-            if dims.len() != self.ndims() {
-                return Err(Error::invalid(format!(
-                    "new_dims has {} entries but dataset {:?} has {} dims",
-                    dims.len(),
-                    self.name,
-                    self.ndims()
-                )));
-            }
-            // Shrinking would discard the elements beyond the new dims without a word (HDF5
-            // allows it; h5py's resize does it): refused, the function only grows.
-            let current = self.dims();
-            if let Some(d) = (0..dims.len()).find(|&d| dims[d] < current[d]) {
-                return Err(Error::invalid(format!(
-                    "new_dims[{d}] = {} is less than the current {} of dataset {:?} (dims \
-                     {current:?}): dah5_dataset_extend only grows a dataset, it never \
-                     discards data",
-                    dims[d], current[d], self.name
-                )));
-            }
-            let max = self.max_dims();
-            for (d, (&n, &m)) in dims.iter().zip(&max).enumerate() {
-                if n > m {
-                    let limit = if m == UNLIMITED {
-                        "unlimited".to_string()
-                    } else {
-                        m.to_string()
-                    };
-                    return Err(Error::new(
-                        ErrorKind::OutOfBounds,
-                        format!(
-                            "new_dims[{d}] = {n} exceeds the maximum {limit} of dataset {:?} \
-                             (max dims {max:?}; only datasets created with max_dims grow)",
-                            self.name
-                        ),
-                    ));
-                }
-            }
-            Ok(dims)
-        });
-        let args = new_dims.as_ref().map(|dims| {
-            Args::of(op)
-                .text("dataset", &self.name)
-                .numbers("new_dims", dims)
-        });
-        agree(&self.file.comm, op, args, &[])?;
-        let storage = order.to_storage(&new_dims?);
-        h5::dataset::set_extent(&self.id, &storage)
-            .map_err(|e| e.context(format_args!("dataset {:?}", self.name)))?;
-        self.storage_dims = storage;
-        Ok(())
-    }
-
-    /// The agreement step of a close (collective); nothing is closed when it fails.
-    pub fn agree_to_close(&self) -> Result<()> {
-        let op = "dah5_dataset_close";
-        let args = Args::of(op).text("dataset", &self.name);
-        agree(&self.file.comm, op, Ok(args), &[]).map(|_| ())
-    }
-
     pub fn close(self) -> Result<()> {
         self.id.close()
+    }
+}
+
+/// `dah5_dataset_extend`: grow the dims to `new_dims` (in the file handle's order), each at
+/// least the current and at most the maximum. New elements read as zeros until written.
+pub struct Extend(pub Vec<u64>);
+
+impl Collective for Extend {
+    const NAME: &'static str = "dah5_dataset_extend";
+    type Target = Dataset;
+    type Output = ();
+
+    fn check(self, dataset: &Dataset) -> Result<Self> {
+        let dims = self.0;
+        dataset.file.check_writable()?;
+        if dims.len() != dataset.ndims() {
+            return Err(Error::invalid(format!(
+                "new_dims has {} entries but dataset {:?} has {} dims",
+                dims.len(),
+                dataset.name,
+                dataset.ndims()
+            )));
+        }
+        // Shrinking would discard the elements beyond the new dims without a word (HDF5
+        // allows it; h5py's resize does it): refused, the function only grows.
+        let current = dataset.dims();
+        if let Some(d) = (0..dims.len()).find(|&d| dims[d] < current[d]) {
+            return Err(Error::invalid(format!(
+                "new_dims[{d}] = {} is less than the current {} of dataset {:?} (dims \
+                 {current:?}): dah5_dataset_extend only grows a dataset, it never \
+                 discards data",
+                dims[d], current[d], dataset.name
+            )));
+        }
+        let max = dataset.max_dims();
+        for (d, (&n, &m)) in dims.iter().zip(&max).enumerate() {
+            if n > m {
+                let limit = if m == UNLIMITED {
+                    "unlimited".to_string()
+                } else {
+                    m.to_string()
+                };
+                return Err(Error::new(
+                    ErrorKind::OutOfBounds,
+                    format!(
+                        "new_dims[{d}] = {n} exceeds the maximum {limit} of dataset {:?} \
+                         (max dims {max:?}; only datasets created with max_dims grow)",
+                        dataset.name
+                    ),
+                ));
+            }
+        }
+        Ok(Extend(dims))
+    }
+
+    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
+        dataset.args(Self::NAME).numbers("new_dims", &self.0)
+    }
+
+    fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
+        let storage = dataset.file.order.to_storage(&self.0);
+        h5::dataset::set_extent(&dataset.id, &storage)
+            .map_err(|e| e.context(format_args!("dataset {:?}", dataset.name)))?;
+        dataset.storage_dims = storage;
+        Ok(())
+    }
+}
+
+/// `dah5_dataset_close`, its agreement; nothing is closed when it fails, then
+/// [`Dataset::close`] closes.
+pub struct CloseDataset;
+
+impl Collective for CloseDataset {
+    const NAME: &'static str = "dah5_dataset_close";
+    type Target = Dataset;
+    type Output = ();
+
+    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
+        dataset.args(Self::NAME)
+    }
+
+    fn act(self, _dataset: &mut Dataset, _: u64) -> Result<()> {
+        Ok(())
     }
 }

@@ -13,7 +13,7 @@ use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 
 use crate::core::block::{Buffer, Direction};
-use crate::core::darray::BlockTable;
+use crate::core::darray::{BlockTable, Blocks};
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::core::space;
@@ -21,9 +21,6 @@ use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::os;
-
-/// Blocks as (offsets, counts), one row of ndims values per block.
-pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
 
 /// What the coordinating process asks for in [`create`]. Dims and blocks in `order`.
 pub struct DirectPlan {

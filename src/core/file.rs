@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
@@ -11,9 +12,8 @@ use crate::h5;
 use crate::h5::id::Id;
 pub use crate::h5::plist::Tuning;
 use crate::mpi;
-use crate::mpi::agree::{agree, decode_failure, failure_word};
+use crate::mpi::agree::{decode_failure, failure_word};
 use crate::mpi::comm::Comm;
-use crate::mpi::digest::Args;
 use crate::mpi::info::Info;
 pub use crate::mpi::info::{Hints, parse_hints};
 
@@ -73,31 +73,67 @@ impl FileRequest {
         Ok(self)
     }
 
-    fn args<'a>(&'a self, operation: &'a str, hints: &'a str) -> Args<'a> {
+    fn args(&self, name: &'static str) -> Args<'_> {
         let flags = match self.access {
             Access::Create { truncate: true } => "create, DAH5_TRUNC",
             Access::Create { truncate: false } => "create",
             Access::Open { writable: true } => "open, DAH5_RDWR",
             Access::Open { writable: false } => "open, DAH5_RDONLY",
         };
+        let hints: Vec<String> = self.hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let t = &self.tuning;
-        Args::of(operation)
+        Args::of(name)
             .text("path", &self.path)
             .text("flags", flags)
-            .text(
-                "order",
-                if self.order == Order::Fortran {
-                    "F"
-                } else {
-                    "C"
-                },
-            )
+            .text("order", self.order.letter())
             .numbers("options.alignment", &[t.alignment_threshold, t.alignment])
             .number("options.meta_block_size", t.meta_block_size)
             .number("options.metadata_cache_bytes", t.metadata_cache_bytes)
             .number("options.atomic", self.atomic as u64)
             .number("options.file_locking", t.file_locking as u64)
-            .text("options.mpi_hints", hints)
+            .text("options.mpi_hints", hints.join(";"))
+    }
+}
+
+/// `dah5_file_create`: a rank's request to create a file.
+pub struct CreateFile(pub FileRequest);
+
+/// `dah5_file_open`: a rank's request to open a file.
+pub struct OpenFile(pub FileRequest);
+
+impl Collective for CreateFile {
+    const NAME: &'static str = "dah5_file_create";
+    type Target = Arc<Comm>;
+    type Output = File;
+
+    fn check(self, _comm: &Arc<Comm>) -> Result<Self> {
+        self.0.validate().map(CreateFile)
+    }
+
+    fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
+        self.0.args(Self::NAME)
+    }
+
+    fn act(self, comm: &mut Arc<Comm>, _: u64) -> Result<File> {
+        File::open_agreed(comm, self.0)
+    }
+}
+
+impl Collective for OpenFile {
+    const NAME: &'static str = "dah5_file_open";
+    type Target = Arc<Comm>;
+    type Output = File;
+
+    fn check(self, _comm: &Arc<Comm>) -> Result<Self> {
+        self.0.validate().map(OpenFile)
+    }
+
+    fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
+        self.0.args(Self::NAME)
+    }
+
+    fn act(self, comm: &mut Arc<Comm>, _: u64) -> Result<File> {
+        File::open_agreed(comm, self.0)
     }
 }
 
@@ -118,7 +154,7 @@ fn remove_existing(comm: &Comm, path: &str) -> Result<()> {
 /// the first failed write (reported again at close).
 #[derive(Debug)]
 pub struct FileShared {
-    pub comm: Comm,
+    pub comm: Arc<Comm>,
     pub order: Order,
     pub writable: bool,
     pub path: String,
@@ -142,6 +178,20 @@ impl FileShared {
             self.record_failure(&error);
         }
         error
+    }
+
+    /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
+    pub fn check_writable(&self) -> Result<()> {
+        if self.writable {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::ReadOnly,
+            format!(
+                "the file {:?} was opened read-only (DAH5_RDONLY)",
+                self.path
+            ),
+        ))
     }
 
     fn failure(&self) -> Option<Error> {
@@ -175,30 +225,105 @@ pub struct CloseAgreed {
     failure_word: u64,
 }
 
+impl Members for File {
+    fn comm(&self) -> &Comm {
+        &self.shared.comm
+    }
+}
+
+/// `dah5_file_set_atomic`: MPI atomic mode on or off. In atomic mode a write by one rank
+/// is visible to a read by another as soon as the write returns (MPI_File_set_atomicity);
+/// otherwise only after a flush (or close) and a barrier.
+pub struct SetAtomic(pub bool);
+
+impl Collective for SetAtomic {
+    const NAME: &'static str = "dah5_file_set_atomic";
+    type Target = File;
+    type Output = ();
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.args(Self::NAME).number("atomic", self.0 as u64)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<()> {
+        h5::file::set_atomicity(&file.id, self.0)
+    }
+}
+
+/// `dah5_file_flush`: everything to storage; afterwards a new opener sees the data.
+pub struct Flush;
+
+impl Collective for Flush {
+    const NAME: &'static str = "dah5_file_flush";
+    type Target = File;
+    type Output = ();
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.args(Self::NAME)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<()> {
+        h5::file::flush(&file.id)
+            .map_err(|e| space::classify(e, &file.shared.path))
+            .inspect_err(|e| file.shared.record_failure(e))
+    }
+}
+
+/// `dah5_file_close`, its agreement: every rank learns the first failed write on any
+/// rank. Nothing is closed when it fails; [`File::close`] then closes.
+pub struct CloseFile;
+
+impl Collective for CloseFile {
+    const NAME: &'static str = "dah5_file_close";
+    type Target = File;
+    type Output = CloseAgreed;
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        file.args(Self::NAME)
+    }
+
+    fn local_max(&self, file: &File) -> u64 {
+        file.shared
+            .failure()
+            .map_or(0, |e| failure_word(&file.shared.comm, e.kind))
+    }
+
+    fn act(self, _file: &mut File, failure_word: u64) -> Result<CloseAgreed> {
+        Ok(CloseAgreed { failure_word })
+    }
+}
+
 impl File {
-    /// Create or open (collective over the communicator with Fortran handle `comm`).
-    /// `operation` is the C function's name, for the agreement and its messages; `request`
-    /// is this rank's arguments, or the reason they are invalid here.
-    pub fn open(comm: i32, operation: &str, request: Result<FileRequest>) -> Result<File> {
+    /// Create or open (collective over the communicator with Fortran handle `comm`):
+    /// `request` is this rank's [`CreateFile`] or [`OpenFile`], or why its arguments are
+    /// invalid.
+    pub fn open<C: Collective<Target = Arc<Comm>, Output = File>>(
+        comm: i32,
+        request: Result<C>,
+    ) -> Result<File> {
         mpi::ensure_active()?;
-        let comm = Comm::from_fortran(comm)?;
-        let request = request.and_then(FileRequest::validate);
-        let hints = request.as_ref().map_or(String::new(), |r| {
-            let pairs: Vec<String> = r.hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            pairs.join(";")
-        });
-        agree(
-            &comm,
-            operation,
-            request.as_ref().map(|r| r.args(operation, &hints)),
-            &[],
-        )?;
-        let request = request?;
+        let mut comm = Arc::new(Comm::from_fortran(comm)?);
+        collective::run(&mut comm, request)
+    }
+
+    /// Run `hook` when the program calls `MPI_Finalize` (registered once; only while MPI
+    /// runs). It runs before HDF5's own finalize hook, so files can still be closed there.
+    pub fn at_finalize(hook: fn()) -> Result<()> {
+        if !mpi::is_active() {
+            return Ok(());
+        }
+        // HDF5 registers its hook when it starts, and hooks run in reverse order.
+        h5::open_library();
+        mpi::finalize::on_finalize(hook)
+    }
+
+    /// Create or open the file every rank agreed on (collective).
+    fn open_agreed(comm: &Arc<Comm>, request: FileRequest) -> Result<File> {
         let info = Info::new(&request.hints)?;
         let writable = request.access != (Access::Open { writable: false });
         let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning, writable)?;
         if request.access == (Access::Create { truncate: true }) {
-            remove_existing(&comm, &request.path)?;
+            remove_existing(comm, &request.path)?;
         }
         let id = match request.access {
             Access::Create { truncate } => h5::file::create(&request.path, truncate, &fapl),
@@ -210,7 +335,7 @@ impl File {
         }
         Ok(File {
             shared: Arc::new(FileShared {
-                comm,
+                comm: comm.clone(),
                 order: request.order,
                 writable,
                 room: space::Room::new(&request.path),
@@ -229,20 +354,14 @@ impl File {
         self.shared.order
     }
 
-    fn args<'a>(&'a self, operation: &'a str) -> Args<'a> {
-        Args::of(operation).text("file", &self.shared.path)
+    /// The file in an agreement's arguments.
+    pub(crate) fn args(&self, name: &'static str) -> Args<'_> {
+        Args::of(name).text("file", &self.shared.path)
     }
 
-    /// Turn MPI atomic mode on or off (collective). In atomic mode a write by one rank is
-    /// visible to a read by another as soon as the write returns (MPI_File_set_atomicity);
-    /// otherwise only after a flush (or close) and a barrier.
-    pub fn set_atomic(&self, atomic: Result<bool>) -> Result<()> {
-        let op = "dah5_file_set_atomic";
-        let args = atomic
-            .as_ref()
-            .map(|&on| self.args(op).number("atomic", on as u64));
-        agree(&self.shared.comm, op, args, &[])?;
-        h5::file::set_atomicity(&self.id, atomic?)
+    /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        self.shared.check_writable()
     }
 
     /// Claim room on the disk for `what` (a dataset of `bytes`, or an attribute), counting
@@ -255,28 +374,6 @@ impl File {
     /// The path the file was created or opened with.
     pub fn path(&self) -> &str {
         &self.shared.path
-    }
-
-    /// Flush everything to storage (collective): afterwards a new opener sees the data.
-    pub fn flush(&self) -> Result<()> {
-        let op = "dah5_file_flush";
-        agree(&self.shared.comm, op, Ok(self.args(op)), &[])?;
-        h5::file::flush(&self.id)
-            .map_err(|e| space::classify(e, &self.shared.path))
-            .inspect_err(|e| self.shared.record_failure(e))
-    }
-
-    /// The agreement step of a close; nothing is closed when it fails.
-    pub fn agree_to_close(&self) -> Result<CloseAgreed> {
-        let op = "dah5_file_close";
-        let sticky = match self.shared.failure() {
-            Some(e) => failure_word(&self.shared.comm, e.kind),
-            None => 0,
-        };
-        let agreed = agree(&self.shared.comm, op, Ok(self.args(op)), &[sticky])?;
-        Ok(CloseAgreed {
-            failure_word: agreed[0],
-        })
     }
 
     /// Close the file and the given datasets of it (in the given order, which is the same on

@@ -5,6 +5,7 @@
 
 pub mod attr;
 pub mod block;
+pub mod collective;
 pub mod convert;
 pub mod darray;
 pub mod dataset;

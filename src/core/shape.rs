@@ -17,6 +17,14 @@ pub enum Order {
 }
 
 impl Order {
+    /// "C" or "F", as messages and the block table say it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Order::C => "C",
+            Order::Fortran => "F",
+        }
+    }
+
     /// Turn a user-order array into HDF5 (C) order, or back: the map is its own inverse.
     pub fn to_storage(self, values: &[u64]) -> Vec<u64> {
         match self {

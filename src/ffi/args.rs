@@ -61,18 +61,6 @@ pub unsafe fn sink<'a>(p: *mut c_void, len: usize, parameter: &str) -> Result<&'
     Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
 }
 
-/// An optional struct argument: NULL means the defaults.
-///
-/// # Safety
-/// `p` is NULL or points to a readable `T`.
-pub unsafe fn options<T: Copy + Default>(p: *const T) -> T {
-    if p.is_null() {
-        return T::default();
-    }
-    // SAFETY: non-NULL and pointing to a `T` by the caller's contract.
-    unsafe { *p }
-}
-
 /// Check an output pointer before doing any work, so that outputs are written only on
 /// success and a NULL one is reported before anything changes.
 pub fn out<T>(p: *mut T, parameter: &str) -> Result<()> {

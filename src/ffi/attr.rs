@@ -2,11 +2,12 @@
 
 use std::ffi::{c_char, c_void};
 
-use crate::core::attr::{AttrKind, AttrName, AttrValue};
+use crate::core::attr::{AttrKind, AttrName, WriteAttr, WriteText};
+use crate::core::file::File;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_STRING, dtype_code, dtype_from_code};
 use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_file};
+use crate::ffi::{self, args, boundary, dah5_file};
 
 /// The attribute's place from the C strings.
 ///
@@ -43,35 +44,34 @@ pub unsafe extern "C" fn dah5_attr_write(
     count: u64,
     buf: *const c_void,
 ) -> i32 {
-    boundary("dah5_attr_write", || {
-        args::out(file, "file")?;
-        let registry = registry();
-        let request = (|| {
-            // SAFETY: by this function's contract.
-            let at = unsafe { attr_name(object, name) }?;
-            let dtype = dtype_from_code(dtype, "dtype")?;
-            let shape = match (ndims, count) {
-                (0, 1) => vec![],
-                (1, 1..) => vec![count],
-                _ => {
-                    return Err(Error::invalid(format!(
-                        "ndims = {ndims}, count = {count}: a scalar is ndims 0 and count 1, \
-                         an array ndims 1 and count >= 1"
-                    )));
-                }
-            };
-            let len = usize::try_from(count)
-                .ok()
-                .and_then(|n| n.checked_mul(dtype.size()))
-                .ok_or_else(|| Error::invalid(format!("count = {count} is too large")))?;
-            // SAFETY: `buf` holds `count` elements by the contract.
-            let data = unsafe { args::source(buf, len, "buf") }?;
-            Ok((at, AttrValue::Numbers { dtype, shape, data }))
-        })();
-        registry
-            .file(file.addr() as u64)?
-            .write_attr("dah5_attr_write", request)
-    })
+    let request = |_: &File| {
+        // SAFETY: by this function's contract.
+        let at = unsafe { attr_name(object, name) }?;
+        let dtype = dtype_from_code(dtype, "dtype")?;
+        let shape = match (ndims, count) {
+            (0, 1) => vec![],
+            (1, 1..) => vec![count],
+            _ => {
+                return Err(Error::invalid(format!(
+                    "ndims = {ndims}, count = {count}: a scalar is ndims 0 and count 1, an \
+                     array ndims 1 and count >= 1"
+                )));
+            }
+        };
+        let len = usize::try_from(count)
+            .ok()
+            .and_then(|n| n.checked_mul(dtype.size()))
+            .ok_or_else(|| Error::invalid(format!("count = {count} is too large")))?;
+        // SAFETY: `buf` holds `count` elements by the contract.
+        let data = unsafe { args::source(buf, len, "buf") }?;
+        Ok(WriteAttr {
+            at,
+            dtype,
+            shape,
+            data,
+        })
+    };
+    ffi::collective(file, request, |_, ()| Ok(()))
 }
 
 /// Write (or replace) a UTF-8 string attribute (stored as a variable-length UTF-8 string,
@@ -88,20 +88,14 @@ pub unsafe extern "C" fn dah5_attr_write_string(
     name: *const c_char,
     value: *const c_char,
 ) -> i32 {
-    boundary("dah5_attr_write_string", || {
-        args::out(file, "file")?;
-        let registry = registry();
-        let request = (|| {
-            // SAFETY: by this function's contract.
-            let at = unsafe { attr_name(object, name) }?;
-            // SAFETY: by this function's contract.
-            let value = unsafe { args::string(value, "value") }?;
-            Ok((at, AttrValue::Text(value)))
-        })();
-        registry
-            .file(file.addr() as u64)?
-            .write_attr("dah5_attr_write_string", request)
-    })
+    let request = |_: &File| {
+        // SAFETY: by this function's contract.
+        let at = unsafe { attr_name(object, name) }?;
+        // SAFETY: by this function's contract.
+        let text = unsafe { args::string(value, "value") }?;
+        Ok(WriteText { at, text })
+    };
+    ffi::collective(file, request, |_, ()| Ok(()))
 }
 
 /// What an attribute holds: its dtype (`DAH5_STRING` for text) and its number of elements
@@ -123,12 +117,11 @@ pub unsafe extern "C" fn dah5_attr_info(
     count_out: *mut u64,
 ) -> i32 {
     boundary("dah5_attr_info", || {
-        args::out(file.cast_mut(), "file")?;
         args::out(dtype_out, "dtype_out")?;
         args::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
-        let info = registry().file(file.addr() as u64)?.attr_info(at)?;
+        let info = registry().get(file)?.attr_info(at)?;
         let code = match info.kind {
             AttrKind::Numbers(dtype) => dtype_code(dtype),
             AttrKind::Text => DAH5_STRING,
@@ -164,7 +157,6 @@ pub unsafe extern "C" fn dah5_attr_read(
     count_out: *mut u64,
 ) -> i32 {
     boundary("dah5_attr_read", || {
-        args::out(file.cast_mut(), "file")?;
         args::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
@@ -175,9 +167,7 @@ pub unsafe extern "C" fn dah5_attr_read(
             .ok_or_else(|| Error::invalid(format!("capacity = {capacity} is too large")))?;
         // SAFETY: `buf` has room for `capacity` elements by the contract.
         let buf = unsafe { args::sink(buf, len, "buf") }?;
-        let count = registry()
-            .file(file.addr() as u64)?
-            .read_attr(at, dtype, buf)?;
+        let count = registry().get(file)?.read_attr(at, dtype, buf)?;
         // SAFETY: checked non-NULL.
         unsafe { *count_out = count };
         Ok(())
@@ -205,11 +195,10 @@ pub unsafe extern "C" fn dah5_attr_read_string(
     len_out: *mut usize,
 ) -> i32 {
     boundary("dah5_attr_read_string", || {
-        args::out(file.cast_mut(), "file")?;
         args::out(len_out, "len_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
-        let text = registry().file(file.addr() as u64)?.read_attr_text(at)?;
+        let text = registry().get(file)?.read_attr_text(at)?;
         if text.len() >= len {
             return Err(Error::invalid(format!(
                 "the string has {} bytes and its NUL needs one more, but len = {len}",

@@ -2,12 +2,13 @@
 
 use std::ffi::c_void;
 
-use crate::core::block::{BlockRequest, Buffer, Direction};
+use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
+use crate::core::collective::Collective;
+use crate::core::dataset::Dataset;
 use crate::core::shape::byte_len;
 use crate::error::Result;
 use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
-use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_dataset};
+use crate::ffi::{self, args, dah5_dataset};
 
 /// The arguments both functions share, before the buffer is known.
 struct Raw {
@@ -17,42 +18,46 @@ struct Raw {
     xfer_flags: u32,
 }
 
-/// Parse the block arguments, get the buffer of the right length from `buffer`, and
-/// transfer (the local errors go into the agreement of a collective transfer).
+/// Parse the block arguments of `dataset` and get the buffer of the right length from
+/// `buffer`.
 ///
 /// # Safety
 /// `offset` and `count` are NULL or have ndims entries; `buffer` is safe to call with the
 /// block's byte length.
-unsafe fn transfer<'a>(
-    function: &str,
-    direction: Direction,
-    dataset: *mut dah5_dataset,
-    raw: Raw,
+unsafe fn block_request<'a>(
+    dataset: &Dataset,
+    raw: &Raw,
     buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
-) -> i32 {
-    boundary(function, || {
-        args::out(dataset, "dataset")?;
-        let registry = registry();
-        let dataset = registry.dataset(dataset.addr() as u64)?;
-        let ndims = dataset.ndims();
-        let request = (|| {
-            // SAFETY: `offset` has ndims entries by this function's contract.
-            let offset = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
-            // SAFETY: as above.
-            let count = unsafe { args::u64s(raw.count, ndims, "count") }?;
-            let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
-            let convert = transfer_convert(raw.xfer_flags)?;
-            let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;
-            Ok(BlockRequest {
-                offset,
-                count,
-                mem_dtype,
-                convert,
-                buffer,
-            })
-        })();
-        dataset.transfer_block(direction, is_collective(raw.xfer_flags), request)
+) -> Result<BlockRequest<'a>> {
+    let ndims = dataset.ndims();
+    // SAFETY: `offset` has ndims entries by this function's contract.
+    let offset = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
+    // SAFETY: as above.
+    let count = unsafe { args::u64s(raw.count, ndims, "count") }?;
+    let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
+    let convert = transfer_convert(raw.xfer_flags)?;
+    let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;
+    Ok(BlockRequest {
+        offset,
+        count,
+        mem_dtype,
+        convert,
+        collective: is_collective(raw.xfer_flags),
+        buffer,
     })
+}
+
+/// Run a transfer: collective (agreed) when its flags say so, else this rank's alone.
+fn transfer<C: Collective<Target = Dataset, Output = ()>>(
+    dataset: *const dah5_dataset,
+    collective: bool,
+    request: impl FnOnce(&Dataset) -> Result<C>,
+) -> i32 {
+    if collective {
+        ffi::collective(dataset, request, |_, ()| Ok(()))
+    } else {
+        ffi::independent(dataset, request)
+    }
 }
 
 /// Write this rank's block `offset .. offset + count` of the dataset from `buf`.
@@ -96,8 +101,10 @@ pub unsafe extern "C" fn dah5_write_block(
     };
     // SAFETY: by this function's contract, `buf` holds the block's bytes.
     let buffer = |len| unsafe { args::source(buf, len, "buf") }.map(Buffer::Source);
-    // SAFETY: by this function's contract.
-    unsafe { transfer("dah5_write_block", Direction::Write, dataset, raw, buffer) }
+    transfer(dataset, is_collective(xfer_flags), |d| {
+        // SAFETY: by this function's contract.
+        unsafe { block_request(d, &raw, buffer) }.map(WriteBlock)
+    })
 }
 
 /// Read this rank's block `offset .. offset + count` of the dataset into `buf`.
@@ -125,6 +132,8 @@ pub unsafe extern "C" fn dah5_read_block(
     };
     // SAFETY: by this function's contract, `buf` has room for the block's bytes.
     let buffer = |len| unsafe { args::sink(buf, len, "buf") }.map(Buffer::Sink);
-    // SAFETY: by this function's contract.
-    unsafe { transfer("dah5_read_block", Direction::Read, dataset, raw, buffer) }
+    transfer(dataset, is_collective(xfer_flags), |d| {
+        // SAFETY: by this function's contract.
+        unsafe { block_request(d, &raw, buffer) }.map(ReadBlock)
+    })
 }

@@ -1,17 +1,13 @@
-//! Flags, dtype codes, version numbers and option structs of the C ABI, and their
-//! translation into core types.
+//! Flags, dtype codes and version numbers of the C ABI, and their translation into core
+//! types.
 
-use std::ffi::c_char;
-
-use crate::core::dataset::DatasetOptions;
-use crate::core::file::{Access, Hints, Tuning, parse_hints};
-use crate::core::layout::{LayoutRequest, UNLIMITED};
+use crate::core::file::Access;
+use crate::core::layout::UNLIMITED;
+use crate::core::shape::Order;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 
 const _: () = assert!(DAH5_UNLIMITED == UNLIMITED);
-use crate::core::shape::{Order, check_ndims};
-use crate::ffi::args;
 
 /// Major version of dah5 (the ABI changes incompatibly only with it).
 pub const DAH5_VERSION_MAJOR: u32 = 0;
@@ -100,92 +96,6 @@ pub const DAH5_STRING: i32 = 13;
 /// Maximum number of dimensions (HDF5's limit).
 pub const DAH5_MAX_NDIMS: u32 = 32;
 
-/// The `version` of `dah5_file_options` this library understands.
-pub const DAH5_FILE_OPTIONS_VERSION: u32 = 2;
-/// The `version` of `dah5_dataset_options` this library understands.
-pub const DAH5_DATASET_OPTIONS_VERSION: u32 = 2;
-
-/// Options for `dah5_file_create_with` / `dah5_file_open_with`. Fill it with
-/// `dah5_file_options_default`, then change fields. Every rank passes the same values.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct dah5_file_options {
-    /// Must be `DAH5_FILE_OPTIONS_VERSION`.
-    pub version: u32,
-    /// `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, or 0.
-    pub flags: u32,
-    /// Objects of at least this many bytes are aligned (`H5Pset_alignment`); default 1 MiB.
-    pub alignment_threshold: u64,
-    /// Their file address is a multiple of this; default 1 MiB. Must be at least 1.
-    pub alignment: u64,
-    /// `H5Pset_meta_block_size`: small metadata is packed into blocks this big; 0 keeps
-    /// HDF5's default (2 KiB).
-    pub meta_block_size: u64,
-    /// Initial size of HDF5's metadata cache (and at least its maximum); 0 keeps HDF5's
-    /// default.
-    pub metadata_cache_bytes: u64,
-    /// NULL, or MPI-IO hints for `MPI_File_open` as `"key=value;key=value"`, e.g.
-    /// `"romio_cb_write=enable;cb_buffer_size=16777216;striping_factor=8"`.
-    pub mpi_hints: *const c_char,
-}
-
-/// Options for `dah5_dataset_create` and `dah5_darray_write`. Fill it with
-/// `dah5_dataset_options_default`, then change fields. Chunk and max dims are in the file
-/// handle's order.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct dah5_dataset_options {
-    /// Must be `DAH5_DATASET_OPTIONS_VERSION`.
-    pub version: u32,
-    /// `DAH5_FILL_ZEROS`, `DAH5_SHUFFLE`, or 0.
-    pub flags: u32,
-    /// deflate (gzip) level 1 .. 9, or 0 for none. Compressed datasets are chunked, and
-    /// written only collectively (parallel HDF5's rule).
-    pub deflate_level: u32,
-    /// 0: the library chooses (contiguous, unless compressed or extendible); otherwise the
-    /// dataset's ndims, with the extents in `chunk`.
-    pub chunk_ndims: u32,
-    /// 0: dims fixed; otherwise the dataset's ndims, with the limits in `max_dims`.
-    pub max_ndims: u32,
-    /// Reserved, must be 0.
-    pub reserved: u32,
-    /// Chunk extents (first `chunk_ndims` entries).
-    pub chunk: [u64; 32],
-    /// Maximum extents (first `max_ndims` entries): at least the dims, or `DAH5_UNLIMITED`.
-    /// Extendible datasets are chunked; grow them with `dah5_dataset_extend`.
-    pub max_dims: [u64; 32],
-}
-
-impl Default for dah5_file_options {
-    fn default() -> Self {
-        let tuning = Tuning::default();
-        dah5_file_options {
-            version: DAH5_FILE_OPTIONS_VERSION,
-            flags: 0,
-            alignment_threshold: tuning.alignment_threshold,
-            alignment: tuning.alignment,
-            meta_block_size: tuning.meta_block_size,
-            metadata_cache_bytes: tuning.metadata_cache_bytes,
-            mpi_hints: std::ptr::null(),
-        }
-    }
-}
-
-impl Default for dah5_dataset_options {
-    fn default() -> Self {
-        dah5_dataset_options {
-            version: DAH5_DATASET_OPTIONS_VERSION,
-            flags: 0,
-            deflate_level: 0,
-            chunk_ndims: 0,
-            max_ndims: 0,
-            reserved: 0,
-            chunk: [0; 32],
-            max_dims: [0; 32],
-        }
-    }
-}
-
 const DTYPES: [(i32, Dtype); 12] = [
     (DAH5_INT8, Dtype::Int8),
     (DAH5_INT16, Dtype::Int16),
@@ -231,7 +141,8 @@ pub fn check_known(flags: u32, known: u32, parameter: &str) -> Result<()> {
     Ok(())
 }
 
-fn order(flags: u32) -> Order {
+/// The array order `flags` ask for (`DAH5_ORDER_F`).
+pub fn order(flags: u32) -> Order {
     if flags & DAH5_ORDER_F != 0 {
         Order::Fortran
     } else {
@@ -249,13 +160,22 @@ pub fn create_flags(flags: u32) -> Result<(Access, Order)> {
 /// Flags of `dah5_file_open`.
 pub fn open_flags(flags: u32) -> Result<(Access, Order)> {
     check_known(flags, DAH5_RDONLY | DAH5_RDWR | DAH5_ORDER_F, "flags")?;
+    Ok((
+        Access::Open {
+            writable: writable(flags)?,
+        },
+        order(flags),
+    ))
+}
+
+/// Whether open `flags` ask for writing (`DAH5_RDWR`; `DAH5_RDONLY`, the default, not).
+pub fn writable(flags: u32) -> Result<bool> {
     if flags & DAH5_RDONLY != 0 && flags & DAH5_RDWR != 0 {
         return Err(Error::invalid(format!(
             "flags = {flags:#x} has both DAH5_RDONLY and DAH5_RDWR"
         )));
     }
-    let writable = flags & DAH5_RDWR != 0;
-    Ok((Access::Open { writable }, order(flags)))
+    Ok(flags & DAH5_RDWR != 0)
 }
 
 /// Transfer flags: `(collective, convert)`. Whether the call is collective is known even
@@ -267,82 +187,6 @@ pub fn is_collective(flags: u32) -> bool {
 pub fn transfer_convert(flags: u32) -> Result<bool> {
     check_known(flags, DAH5_COLLECTIVE | DAH5_CONVERT, "xfer_flags")?;
     Ok(flags & DAH5_CONVERT != 0)
-}
-
-fn check_version(version: u32, expected: u32, what: &str) -> Result<()> {
-    if version != expected {
-        return Err(Error::invalid(format!(
-            "options->version = {version}: this library understands version {expected} of \
-             {what} (a program compiled against another dah5.h?); fill the struct with \
-             {what}_default"
-        )));
-    }
-    Ok(())
-}
-
-/// What `dah5_file_options` asks for: `(tuning, MPI hints, atomic)`.
-///
-/// # Safety
-/// `options.mpi_hints` is NULL or NUL-terminated.
-pub unsafe fn file_options(options: &dah5_file_options) -> Result<(Tuning, Hints, bool)> {
-    check_version(
-        options.version,
-        DAH5_FILE_OPTIONS_VERSION,
-        "dah5_file_options",
-    )?;
-    check_known(
-        options.flags,
-        DAH5_ATOMIC | DAH5_NO_FILE_LOCKING,
-        "options->flags",
-    )?;
-    let hints = if options.mpi_hints.is_null() {
-        Vec::new()
-    } else {
-        // SAFETY: non-NULL and NUL-terminated by this function's contract.
-        parse_hints(unsafe { args::string(options.mpi_hints, "options->mpi_hints") }?)?
-    };
-    let tuning = Tuning {
-        alignment_threshold: options.alignment_threshold,
-        alignment: options.alignment,
-        meta_block_size: options.meta_block_size,
-        metadata_cache_bytes: options.metadata_cache_bytes,
-        file_locking: options.flags & DAH5_NO_FILE_LOCKING == 0,
-    };
-    Ok((tuning, hints, options.flags & DAH5_ATOMIC != 0))
-}
-
-/// The first `n` entries of an options array, if `n` says there are any.
-fn option_dims(values: &[u64; 32], n: u32, what: &str) -> Result<Option<Vec<u64>>> {
-    if n == 0 {
-        return Ok(None);
-    }
-    check_ndims(n as usize).map_err(|e| e.context(format_args!("options->{what}")))?;
-    Ok(Some(values[..n as usize].to_vec()))
-}
-
-pub fn dataset_options(options: &dah5_dataset_options) -> Result<DatasetOptions> {
-    check_version(
-        options.version,
-        DAH5_DATASET_OPTIONS_VERSION,
-        "dah5_dataset_options",
-    )?;
-    check_known(
-        options.flags,
-        DAH5_FILL_ZEROS | DAH5_SHUFFLE,
-        "options->flags",
-    )?;
-    if options.reserved != 0 {
-        return Err(Error::invalid("options->reserved must be 0"));
-    }
-    Ok(DatasetOptions {
-        fill_with_zeros: options.flags & DAH5_FILL_ZEROS != 0,
-        layout: LayoutRequest {
-            chunk: option_dims(&options.chunk, options.chunk_ndims, "chunk_ndims")?,
-            max_dims: option_dims(&options.max_dims, options.max_ndims, "max_ndims")?,
-            deflate_level: options.deflate_level,
-            shuffle: options.flags & DAH5_SHUFFLE != 0,
-        },
-    })
 }
 
 #[cfg(test)]

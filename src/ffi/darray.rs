@@ -2,13 +2,15 @@
 
 use std::ffi::{c_char, c_void};
 
-use crate::core::darray::{DarrayRequest, partition};
+use crate::core::darray::DarrayRequest;
+use crate::core::file::File;
 use crate::core::shape::byte_len;
-use crate::error::{Error, ErrorKind};
-use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known, dah5_dataset_options};
-use crate::ffi::dataset::{dataset_request, register};
+use crate::error::Error;
+use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known};
+use crate::ffi::dataset::{dataset_request, hand_out};
 use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_dataset, dah5_file};
+use crate::ffi::options::dah5_dataset_options;
+use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file};
 
 /// Write a distributed array: every rank passes the global dims and its own block, and the
 /// library creates the dataset, records the decomposition in it, and writes every block.
@@ -53,39 +55,34 @@ pub unsafe extern "C" fn dah5_darray_write(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
-    boundary("dah5_darray_write", || {
-        args::out(file, "file")?;
-        let token = file.addr() as u64;
-        let mut registry = registry();
-        let request = (|| {
-            args::out(dataset_out, "dataset_out")?;
-            // SAFETY: by this function's contract.
-            let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
-            let n = ndims as usize;
-            // SAFETY: `offset` and `count` have `ndims` entries by the contract.
-            let (offset, count) = unsafe {
-                (
-                    args::u64s(offset, n, "offset")?,
-                    args::u64s(count, n, "count")?,
-                )
-            };
-            check_known(flags, DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL, "flags")?;
-            let len = byte_len(&count, dataset.dtype.size(), "count")?;
-            // SAFETY: `buf` holds the block's `len` bytes by the contract.
-            let data = unsafe { args::source(buf, len, "buf") }?;
-            Ok(DarrayRequest {
-                dataset,
-                offset,
-                count,
-                data,
-                partial: flags & DAH5_DARRAY_PARTIAL != 0,
-                collective: flags & DAH5_COLLECTIVE != 0,
-            })
-        })();
-        let dataset = registry.file(token)?.darray_write(request)?;
-        // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { register(&mut registry, token, dataset, dataset_out) };
-        Ok(())
+    let request = |_: &File| {
+        args::out(dataset_out, "dataset_out")?;
+        // SAFETY: by this function's contract.
+        let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
+        let n = ndims as usize;
+        // SAFETY: `offset` and `count` have `ndims` entries by the contract.
+        let (offset, count) = unsafe {
+            (
+                args::u64s(offset, n, "offset")?,
+                args::u64s(count, n, "count")?,
+            )
+        };
+        check_known(flags, DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL, "flags")?;
+        let len = byte_len(&count, dataset.dtype.size(), "count")?;
+        // SAFETY: `buf` holds the block's `len` bytes by the contract.
+        let data = unsafe { args::source(buf, len, "buf") }?;
+        Ok(DarrayRequest {
+            dataset,
+            offset,
+            count,
+            data,
+            partial: flags & DAH5_DARRAY_PARTIAL != 0,
+            collective: flags & DAH5_COLLECTIVE != 0,
+        })
+    };
+    // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
+    ffi::collective(file, request, |r, d| unsafe {
+        hand_out(r, file, d, dataset_out)
     })
 }
 
@@ -114,21 +111,10 @@ pub unsafe extern "C" fn dah5_darray_blocks(
     counts_out: *mut u64,
 ) -> i32 {
     boundary("dah5_darray_blocks", || {
-        args::out(dataset.cast_mut(), "dataset")?;
         args::out(nblocks_out, "nblocks_out")?;
         let registry = registry();
-        let dataset = registry.dataset(dataset.addr() as u64)?;
-        let table = dataset.blocks.as_ref().ok_or_else(|| {
-            Error::new(
-                ErrorKind::NotFound,
-                format!(
-                    "dataset {:?} has no block table (it was not written by \
-                     dah5_darray_write); use dah5_darray_partition to split it",
-                    dataset.name()
-                ),
-            )
-        })?;
-        let nblocks = table.offsets.len();
+        let (offsets, counts) = registry.get(dataset)?.block_table()?;
+        let nblocks = offsets.len();
         if capacity > 0 {
             if (capacity as usize) < nblocks {
                 return Err(Error::invalid(format!(
@@ -137,11 +123,7 @@ pub unsafe extern "C" fn dah5_darray_blocks(
             }
             args::out(offsets_out, "offsets_out")?;
             args::out(counts_out, "counts_out")?;
-            let order = dataset.file.order;
-            let flat = |rows: &[Vec<u64>]| -> Vec<u64> {
-                rows.iter().flat_map(|r| order.to_storage(r)).collect()
-            };
-            let (offsets, counts) = (flat(&table.offsets), flat(&table.counts));
+            let (offsets, counts) = (offsets.concat(), counts.concat());
             // SAFETY: both have room for capacity × ndims >= nblocks × ndims entries.
             unsafe {
                 std::ptr::copy_nonoverlapping(offsets.as_ptr(), offsets_out, offsets.len());
@@ -176,7 +158,6 @@ pub unsafe extern "C" fn dah5_darray_partition(
     count_out: *mut u64,
 ) -> i32 {
     boundary("dah5_darray_partition", || {
-        args::out(dataset.cast_mut(), "dataset")?;
         args::out(offset_out, "offset_out")?;
         args::out(count_out, "count_out")?;
         if nranks < 1 || rank < 0 || rank >= nranks {
@@ -184,11 +165,9 @@ pub unsafe extern "C" fn dah5_darray_partition(
                 "rank = {rank} of nranks = {nranks}: need 0 <= rank < nranks"
             )));
         }
-        let registry = registry();
-        let dataset = registry.dataset(dataset.addr() as u64)?;
-        let order = dataset.file.order;
-        let (offset, count) = partition(&dataset.storage_dims, rank as u64, nranks as u64);
-        let (offset, count) = (order.to_storage(&offset), order.to_storage(&count));
+        let (offset, count) = registry()
+            .get(dataset)?
+            .partition(rank as u64, nranks as u64);
         // SAFETY: both have room for ndims entries by the contract.
         unsafe {
             std::ptr::copy_nonoverlapping(offset.as_ptr(), offset_out, offset.len());

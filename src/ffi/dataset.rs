@@ -2,31 +2,17 @@
 
 use std::ffi::c_char;
 
-use crate::core::dataset::{Dataset, DatasetRequest};
+use crate::core::collective::{self, Collective};
+use crate::core::dataset::{
+    CloseDataset, CreateDataset, Dataset, DatasetRequest, Extend, OpenDataset,
+};
+use crate::core::file::File;
 use crate::core::shape::check_ndims;
-use crate::error::Error;
-use crate::error::Result;
-use crate::ffi::consts::{dah5_dataset_options, dataset_options, dtype_code, dtype_from_code};
-use crate::ffi::handles::{Registry, registry};
-use crate::ffi::{args, boundary, dah5_dataset, dah5_file, handle_ptr};
-
-/// Fill `options_out` with the defaults (no fill).
-///
-/// Local.
-///
-/// # Safety
-/// `options_out` is NULL or points to a writable `dah5_dataset_options`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dah5_dataset_options_default(
-    options_out: *mut dah5_dataset_options,
-) -> i32 {
-    boundary("dah5_dataset_options_default", || {
-        args::out(options_out, "options_out")?;
-        // SAFETY: checked non-NULL; the caller gives a writable struct.
-        unsafe { *options_out = dah5_dataset_options::default() };
-        Ok(())
-    })
-}
+use crate::error::{Error, Result};
+use crate::ffi::consts::{dtype_code, dtype_from_code};
+use crate::ffi::handles::{Registry, registry, token};
+use crate::ffi::options::{dah5_dataset_options, dataset_options};
+use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file};
 
 /// Create a dataset: contiguous, allocated now, not filled (unless `DAH5_FILL_ZEROS`).
 ///
@@ -55,19 +41,14 @@ pub unsafe extern "C" fn dah5_dataset_create(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
-    boundary("dah5_dataset_create", || {
-        args::out(file, "file")?;
-        let token = file.addr() as u64;
-        let mut registry = registry();
-        let request = (|| {
-            args::out(dataset_out, "dataset_out")?;
-            // SAFETY: by this function's contract.
-            unsafe { dataset_request(name, dtype, ndims, dims, options) }
-        })();
-        let dataset = registry.file(token)?.create_dataset(request)?;
-        // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { register(&mut registry, token, dataset, dataset_out) };
-        Ok(())
+    let request = |_: &File| {
+        args::out(dataset_out, "dataset_out")?;
+        // SAFETY: by this function's contract.
+        unsafe { dataset_request(name, dtype, ndims, dims, options) }.map(CreateDataset)
+    };
+    // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
+    ffi::collective(file, request, |r, d| unsafe {
+        hand_out(r, file, d, dataset_out)
     })
 }
 
@@ -90,7 +71,7 @@ pub(crate) unsafe fn dataset_request(
     // SAFETY: `dims` has `ndims` entries by this function's contract.
     let dims = unsafe { args::u64s(dims, ndims as usize, "dims") }?;
     // SAFETY: by this function's contract.
-    let options = dataset_options(&unsafe { args::options(options) })?;
+    let options = unsafe { dataset_options(options) }?;
     Ok(DatasetRequest {
         name: name.to_string(),
         dtype,
@@ -99,19 +80,20 @@ pub(crate) unsafe fn dataset_request(
     })
 }
 
-/// Register a new dataset of file `file` and hand its handle out.
+/// Register a new dataset of `file` and write its handle to `dataset_out`.
 ///
 /// # Safety
 /// `dataset_out` is non-NULL and writable.
-pub(crate) unsafe fn register(
+pub(crate) unsafe fn hand_out(
     registry: &mut Registry,
-    file: u64,
+    file: *const dah5_file,
     dataset: Dataset,
     dataset_out: *mut *mut dah5_dataset,
-) {
-    let handle = registry.insert_dataset(file, dataset);
+) -> Result<()> {
+    let handle = registry.insert_dataset(token(file)?, dataset);
     // SAFETY: by this function's contract.
-    unsafe { *dataset_out = handle_ptr(handle) };
+    unsafe { *dataset_out = handle };
+    Ok(())
 }
 
 /// Open an existing dataset of a supported dtype with 1 to 32 dimensions.
@@ -128,19 +110,15 @@ pub unsafe extern "C" fn dah5_dataset_open(
     name: *const c_char,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
-    boundary("dah5_dataset_open", || {
-        args::out(file, "file")?;
-        let token = file.addr() as u64;
-        let mut registry = registry();
-        let name = (|| {
-            args::out(dataset_out, "dataset_out")?;
-            // SAFETY: by this function's contract.
-            unsafe { args::string(name, "name") }.map(str::to_string)
-        })();
-        let dataset = registry.file(token)?.open_dataset(name)?;
-        // SAFETY: checked non-NULL (on every rank, by agreement).
-        unsafe { register(&mut registry, token, dataset, dataset_out) };
-        Ok(())
+    let request = |_: &File| {
+        args::out(dataset_out, "dataset_out")?;
+        // SAFETY: by this function's contract.
+        let name = unsafe { args::string(name, "name") }?;
+        Ok(OpenDataset(name.to_string()))
+    };
+    // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
+    ffi::collective(file, request, |r, d| unsafe {
+        hand_out(r, file, d, dataset_out)
     })
 }
 
@@ -153,18 +131,18 @@ pub unsafe extern "C" fn dah5_dataset_open(
 /// `dataset` is NULL or points to a writable `dah5_dataset *`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> i32 {
-    boundary("dah5_dataset_close", || {
+    boundary(CloseDataset::NAME, || {
         if dataset.is_null() {
             return Ok(());
         }
         // SAFETY: non-NULL and readable by the contract.
-        let token = unsafe { *dataset }.addr() as u64;
-        if token == 0 {
+        let handle = unsafe { *dataset };
+        if handle.is_null() {
             return Ok(());
         }
         let mut registry = registry();
-        registry.dataset(token)?.agree_to_close()?;
-        let handle = registry.remove_dataset(token)?;
+        collective::run(registry.get_mut(handle)?, Ok(CloseDataset))?;
+        let handle = registry.remove_dataset(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *dataset = std::ptr::null_mut() };
         handle.close()
@@ -183,9 +161,8 @@ pub unsafe extern "C" fn dah5_dataset_dtype(
     dtype_out: *mut i32,
 ) -> i32 {
     boundary("dah5_dataset_dtype", || {
-        args::out(dataset.cast_mut(), "dataset")?;
         args::out(dtype_out, "dtype_out")?;
-        let code = dtype_code(registry().dataset(dataset.addr() as u64)?.dtype());
+        let code = dtype_code(registry().get(dataset)?.dtype());
         // SAFETY: checked non-NULL.
         unsafe { *dtype_out = code };
         Ok(())
@@ -204,9 +181,8 @@ pub unsafe extern "C" fn dah5_dataset_ndims(
     ndims_out: *mut u32,
 ) -> i32 {
     boundary("dah5_dataset_ndims", || {
-        args::out(dataset.cast_mut(), "dataset")?;
         args::out(ndims_out, "ndims_out")?;
-        let ndims = registry().dataset(dataset.addr() as u64)?.ndims() as u32;
+        let ndims = registry().get(dataset)?.ndims() as u32;
         // SAFETY: checked non-NULL.
         unsafe { *ndims_out = ndims };
         Ok(())
@@ -229,9 +205,8 @@ pub unsafe extern "C" fn dah5_dataset_dims(
     dims_out: *mut u64,
 ) -> i32 {
     boundary("dah5_dataset_dims", || {
-        args::out(dataset.cast_mut(), "dataset")?;
         args::out(dims_out, "dims_out")?;
-        let dims = registry().dataset(dataset.addr() as u64)?.dims();
+        let dims = registry().get(dataset)?.dims();
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
                 "capacity = {capacity} is less than the dataset's ndims = {}",
@@ -264,15 +239,10 @@ pub unsafe extern "C" fn dah5_dataset_extend(
     ndims: u32,
     new_dims: *const u64,
 ) -> i32 {
-    boundary("dah5_dataset_extend", || {
-        args::out(dataset, "dataset")?;
-        let mut registry = registry();
-        let dataset = registry.dataset_mut(dataset.addr() as u64)?;
-        let new_dims = (|| {
-            check_ndims(ndims as usize)?;
-            // SAFETY: `new_dims` has `ndims` entries by the contract.
-            unsafe { args::u64s(new_dims, ndims as usize, "new_dims") }
-        })();
-        dataset.extend(new_dims)
-    })
+    let request = |_: &Dataset| {
+        check_ndims(ndims as usize)?;
+        // SAFETY: `new_dims` has `ndims` entries by the contract.
+        unsafe { args::u64s(new_dims, ndims as usize, "new_dims") }.map(Extend)
+    };
+    ffi::collective(dataset, request, |_, ()| Ok(()))
 }

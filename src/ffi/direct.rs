@@ -5,22 +5,14 @@ use std::ffi::{c_char, c_void};
 
 use crate::core::block::{Buffer, Direction};
 use crate::core::direct::{self, Direct, DirectPlan, Locks};
-use crate::core::shape::{Order, byte_len, check_ndims};
+use crate::core::shape::{byte_len, check_ndims};
 use crate::error::{Error, Result};
 use crate::ffi::consts::{
     DAH5_DIRECT_LOCK, DAH5_NO_FILE_LOCKING, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC,
-    check_known, dtype_code, dtype_from_code,
+    check_known, dtype_code, dtype_from_code, order, writable,
 };
 use crate::ffi::handles::registry;
 use crate::ffi::{args, boundary, dah5_direct, handle_ptr};
-
-fn order(flags: u32) -> Order {
-    if flags & DAH5_ORDER_F != 0 {
-        Order::Fortran
-    } else {
-        Order::C
-    }
-}
 
 /// Create (or add to) an HDF5 file a dataset for direct mode: contiguous, allocated now,
 /// never filled, 1 MiB aligned; with `nblocks` > 0, also the block table (the workers'
@@ -123,12 +115,9 @@ pub unsafe extern "C" fn dah5_direct_open(
             DAH5_RDONLY | DAH5_RDWR | DAH5_ORDER_F | DAH5_DIRECT_LOCK | DAH5_NO_FILE_LOCKING,
             "flags",
         )?;
-        if flags & DAH5_RDONLY != 0 && flags & DAH5_RDWR != 0 {
-            return Err(Error::invalid("flags has both DAH5_RDONLY and DAH5_RDWR"));
-        }
         // SAFETY: by this function's contract.
         let (path, name) = unsafe { (args::string(path, "path")?, args::string(name, "name")?) };
-        let writable = flags & DAH5_RDWR != 0;
+        let writable = writable(flags)?;
         let locks = Locks {
             hdf5: flags & DAH5_NO_FILE_LOCKING == 0,
             writes: flags & DAH5_DIRECT_LOCK != 0,
@@ -156,9 +145,8 @@ unsafe fn transfer<'a>(
     buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
 ) -> i32 {
     boundary(function, || {
-        args::out(handle.cast_mut(), "direct")?;
         let registry = registry();
-        let opened = registry.direct(handle.addr() as u64)?;
+        let opened = registry.get(handle)?;
         let n = opened.dims().len();
         // SAFETY: ndims entries by this function's contract.
         let (offset, count) = unsafe {
@@ -254,12 +242,11 @@ pub unsafe extern "C" fn dah5_direct_shape(
     dims_out: *mut u64,
 ) -> i32 {
     boundary("dah5_direct_shape", || {
-        args::out(direct.cast_mut(), "direct")?;
         args::out(dtype_out, "dtype_out")?;
         args::out(ndims_out, "ndims_out")?;
         args::out(dims_out, "dims_out")?;
         let registry = registry();
-        let opened = registry.direct(direct.addr() as u64)?;
+        let opened = registry.get(direct)?;
         let dims = opened.dims();
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
@@ -282,10 +269,7 @@ pub unsafe extern "C" fn dah5_direct_shape(
 /// Local.
 #[unsafe(no_mangle)]
 pub extern "C" fn dah5_direct_sync(direct: *mut dah5_direct) -> i32 {
-    boundary("dah5_direct_sync", || {
-        args::out(direct, "direct")?;
-        registry().direct(direct.addr() as u64)?.sync()
-    })
+    boundary("dah5_direct_sync", || registry().get(direct)?.sync())
 }
 
 /// Close the file descriptor and set `*direct = NULL`; NULL or `*direct == NULL` is a

@@ -2,56 +2,39 @@
 
 use std::ffi::c_char;
 
-use crate::core::file::{File, FileRequest};
-use crate::error::Result;
-use crate::ffi::consts::{create_flags, dah5_file_options, file_options, open_flags};
-use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_file, handle_ptr};
-
-/// Fill `options_out` with the defaults (1 MiB alignment threshold and alignment).
-///
-/// Local.
-///
-/// @return `DAH5_OK`, or `DAH5_ERR_NULL_ARGUMENT`.
-///
-/// # Safety
-/// `options_out` is NULL or points to a writable `dah5_file_options`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dah5_file_options_default(options_out: *mut dah5_file_options) -> i32 {
-    boundary("dah5_file_options_default", || {
-        args::out(options_out, "options_out")?;
-        // SAFETY: checked non-NULL; the caller gives a writable struct.
-        unsafe { *options_out = dah5_file_options::default() };
-        Ok(())
-    })
-}
+use crate::core::collective::{self, Collective};
+use crate::core::file::{
+    Access, CloseFile, CreateFile, File, FileRequest, Flush, OpenFile, SetAtomic,
+};
+use crate::core::shape::Order;
+use crate::error::{Error, Result};
+use crate::ffi::consts::{create_flags, open_flags};
+use crate::ffi::handles::{registry, token};
+use crate::ffi::options::{dah5_file_options, file_options};
+use crate::ffi::{self, args, boundary, dah5_file, handle_ptr};
 
 /// Shared body of create and open: parse this rank's arguments (keeping a local error for
-/// the agreement), open collectively, register the handle.
+/// the agreement), create or open collectively with `open`, register the handle.
 ///
 /// # Safety
 /// As for `dah5_file_create_with`.
 unsafe fn open_file(
     function: &str,
-    comm: i32,
     path: *const c_char,
-    parse_flags: fn(u32) -> Result<(crate::core::file::Access, crate::core::shape::Order)>,
+    parse_flags: fn(u32) -> Result<(Access, Order)>,
     flags: u32,
     options: *const dah5_file_options,
     file_out: *mut *mut dah5_file,
+    open: impl FnOnce(Result<FileRequest>) -> Result<File>,
 ) -> i32 {
     boundary(function, || {
-        if crate::mpi::is_active() {
-            // After HDF5's own finalize hook, so that ours runs first (hooks run in reverse).
-            crate::h5::open_library();
-            crate::mpi::finalize::on_finalize(close_leaked)?;
-        }
+        File::at_finalize(close_leaked)?;
         let request = (|| {
             // SAFETY: by this function's contract.
             let path = unsafe { args::string(path, "path") }?;
             let (access, order) = parse_flags(flags)?;
             // SAFETY: by this function's contract (options, and its mpi_hints string).
-            let (tuning, hints, atomic) = unsafe { file_options(&args::options(options)) }?;
+            let (tuning, hints, atomic) = unsafe { file_options(options) }?;
             args::out(file_out, "file_out")?;
             Ok(FileRequest {
                 path: path.to_string(),
@@ -62,7 +45,7 @@ unsafe fn open_file(
                 atomic,
             })
         })();
-        let file = File::open(comm, function, request)?;
+        let file = open(request)?;
         let token = registry().insert_file(file);
         // SAFETY: `file_out` was checked non-NULL, and agreement made it so on every rank.
         unsafe { *file_out = handle_ptr(token) };
@@ -115,13 +98,13 @@ pub unsafe extern "C" fn dah5_file_create_with(
     // SAFETY: same contract.
     unsafe {
         open_file(
-            "dah5_file_create",
-            comm,
+            CreateFile::NAME,
             path,
             create_flags,
             flags,
             options,
             file_out,
+            |request| File::open(comm, request.map(CreateFile)),
         )
     }
 }
@@ -164,13 +147,13 @@ pub unsafe extern "C" fn dah5_file_open_with(
     // SAFETY: same contract.
     unsafe {
         open_file(
-            "dah5_file_open",
-            comm,
+            OpenFile::NAME,
             path,
             open_flags,
             flags,
             options,
             file_out,
+            |request| File::open(comm, request.map(OpenFile)),
         )
     }
 }
@@ -184,10 +167,7 @@ pub unsafe extern "C" fn dah5_file_open_with(
 /// @return `DAH5_OK`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_INVALID_HANDLE`, or an I/O status.
 #[unsafe(no_mangle)]
 pub extern "C" fn dah5_file_flush(file: *mut dah5_file) -> i32 {
-    boundary("dah5_file_flush", || {
-        args::out(file, "file")?;
-        registry().file(file.addr() as u64)?.flush()
-    })
+    ffi::collective(file, |_| Ok(Flush), |_, ()| Ok(()))
 }
 
 /// Close a file, and first every dataset of it still open (their handles become invalid).
@@ -203,21 +183,21 @@ pub extern "C" fn dah5_file_flush(file: *mut dah5_file) -> i32 {
 /// `file` is NULL or points to a writable `dah5_file *`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
-    boundary("dah5_file_close", || {
+    boundary(CloseFile::NAME, || {
         if file.is_null() {
             return Ok(());
         }
         // SAFETY: non-NULL and readable by the contract.
-        let token = unsafe { *file }.addr() as u64;
-        if token == 0 {
+        let handle = unsafe { *file };
+        if handle.is_null() {
             return Ok(());
         }
         let mut registry = registry();
-        let agreed = registry.file(token)?.agree_to_close()?;
-        let (handle, datasets) = registry.remove_file(token)?;
+        let agreed = collective::run(registry.get_mut(handle)?, Ok(CloseFile))?;
+        let (closing, datasets) = registry.remove_file(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *file = std::ptr::null_mut() };
-        handle.close(agreed, datasets)
+        closing.close(agreed, datasets)
     })
 }
 
@@ -239,12 +219,13 @@ fn close_leaked() {
         tokens.len()
     );
     for token in tokens {
-        let Ok(path) = registry.file(token).map(|f| f.path().to_string()) else {
+        let handle: *mut dah5_file = handle_ptr(token);
+        let Ok(path) = registry.get(handle).map(|f| f.path().to_string()) else {
             continue;
         };
         let closed = registry
-            .file(token)
-            .and_then(|f| f.agree_to_close())
+            .get_mut(handle)
+            .and_then(|f| collective::run(f, Ok(CloseFile)))
             .and_then(|agreed| {
                 let (handle, datasets) = registry.remove_file(token)?;
                 handle.close(agreed, datasets)
@@ -272,15 +253,12 @@ fn close_leaked() {
 /// **Collective** over the file's communicator, with the same value on every rank.
 #[unsafe(no_mangle)]
 pub extern "C" fn dah5_file_set_atomic(file: *mut dah5_file, atomic: i32) -> i32 {
-    boundary("dah5_file_set_atomic", || {
-        args::out(file, "file")?;
-        let on = match atomic {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(crate::error::Error::invalid(format!(
-                "atomic = {atomic}: pass 1 (on) or 0 (off)"
-            ))),
-        };
-        registry().file(file.addr() as u64)?.set_atomic(on)
-    })
+    let request = |_: &File| match atomic {
+        0 => Ok(SetAtomic(false)),
+        1 => Ok(SetAtomic(true)),
+        _ => Err(Error::invalid(format!(
+            "atomic = {atomic}: pass 1 (on) or 0 (off)"
+        ))),
+    };
+    ffi::collective(file, request, |_, ()| Ok(()))
 }

@@ -9,6 +9,7 @@ use crate::core::dataset::Dataset;
 use crate::core::direct::Direct;
 use crate::core::file::File;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ffi::{dah5_dataset, dah5_direct, dah5_file};
 
 #[cfg(not(target_pointer_width = "64"))]
 compile_error!("dah5 handles are 64-bit tokens; only 64-bit targets are supported");
@@ -140,7 +141,66 @@ pub fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A C handle type: the parameter name it goes by, and what it stands for.
+pub trait Handle {
+    type Value;
+    /// The name of the parameter in messages (`file is NULL ...`).
+    const PARAMETER: &'static str;
+    fn get(registry: &Registry, token: u64) -> Result<&Self::Value>;
+    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Self::Value>;
+}
+
+impl Handle for dah5_file {
+    type Value = File;
+    const PARAMETER: &'static str = "file";
+    fn get(registry: &Registry, token: u64) -> Result<&File> {
+        registry.files.get(token)
+    }
+    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut File> {
+        registry.files.get_mut(token)
+    }
+}
+
+impl Handle for dah5_dataset {
+    type Value = Dataset;
+    const PARAMETER: &'static str = "dataset";
+    fn get(registry: &Registry, token: u64) -> Result<&Dataset> {
+        registry.datasets.get(token).map(|e| &e.dataset)
+    }
+    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Dataset> {
+        registry.datasets.get_mut(token).map(|e| &mut e.dataset)
+    }
+}
+
+impl Handle for dah5_direct {
+    type Value = Direct;
+    const PARAMETER: &'static str = "direct";
+    fn get(registry: &Registry, token: u64) -> Result<&Direct> {
+        registry.directs.get(token)
+    }
+    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Direct> {
+        registry.directs.get_mut(token)
+    }
+}
+
+/// The token a handle argument carries; NULL is an error naming the parameter.
+pub fn token<H: Handle>(handle: *const H) -> Result<u64> {
+    if handle.is_null() {
+        return Err(Error::null(H::PARAMETER));
+    }
+    Ok(handle.addr() as u64)
+}
+
 impl Registry {
+    /// What the handle argument `handle` stands for.
+    pub fn get<H: Handle>(&self, handle: *const H) -> Result<&H::Value> {
+        H::get(self, token(handle)?)
+    }
+
+    pub fn get_mut<H: Handle>(&mut self, handle: *const H) -> Result<&mut H::Value> {
+        H::get_mut(self, token(handle)?)
+    }
+
     pub fn insert_file(&mut self, file: File) -> u64 {
         self.files.insert(file)
     }
@@ -148,10 +208,6 @@ impl Registry {
     /// The tokens of every open file, in slot order.
     pub fn file_tokens(&self) -> Vec<u64> {
         self.files.tokens()
-    }
-
-    pub fn file(&self, token: u64) -> Result<&File> {
-        self.files.get(token)
     }
 
     /// Remove a file and every dataset of it, the datasets in creation order.
@@ -167,37 +223,27 @@ impl Registry {
         Ok((file, entries.into_iter().map(|e| e.dataset).collect()))
     }
 
-    pub fn insert_dataset(&mut self, file: u64, dataset: Dataset) -> u64 {
+    /// Register a new dataset of the file `file` and return its handle.
+    pub fn insert_dataset(&mut self, file: u64, dataset: Dataset) -> *mut dah5_dataset {
         self.next_sequence += 1;
-        self.datasets.insert(DatasetEntry {
+        let token = self.datasets.insert(DatasetEntry {
             file,
             sequence: self.next_sequence,
             dataset,
-        })
+        });
+        crate::ffi::handle_ptr(token)
     }
 
-    pub fn dataset(&self, token: u64) -> Result<&Dataset> {
-        self.datasets.get(token).map(|e| &e.dataset)
-    }
-
-    pub fn dataset_mut(&mut self, token: u64) -> Result<&mut Dataset> {
-        self.datasets.get_mut(token).map(|e| &mut e.dataset)
+    pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {
+        self.datasets.remove(token).map(|e| e.dataset)
     }
 
     pub fn insert_direct(&mut self, direct: Direct) -> u64 {
         self.directs.insert(direct)
     }
 
-    pub fn direct(&self, token: u64) -> Result<&Direct> {
-        self.directs.get(token)
-    }
-
     pub fn remove_direct(&mut self, token: u64) -> Result<Direct> {
         self.directs.remove(token)
-    }
-
-    pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {
-        self.datasets.remove(token).map(|e| e.dataset)
     }
 }
 

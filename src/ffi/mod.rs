@@ -11,13 +11,16 @@ pub mod direct;
 pub mod file;
 mod handles;
 pub mod library;
+pub mod options;
 pub mod status;
 
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::core::collective::{self, Collective};
 use crate::error::{Error, ErrorKind, Result};
+use crate::ffi::handles::{Handle, Registry, registry};
 
 /// An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
 pub struct dah5_file {
@@ -61,6 +64,38 @@ pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32
     };
     set_last_error(function, &error);
     status::of(error.kind)
+}
+
+/// The body of every collective C function on a handle: look the handle up, parse this
+/// rank's arguments (`request`, given what the handle stands for; a failure takes part in
+/// the agreement), run the call
+/// (`core::collective::run`: check, agree, act), then hand the output to C (`deliver`).
+pub(crate) fn collective<H: Handle, C: Collective<Target = H::Value>>(
+    handle: *const H,
+    request: impl FnOnce(&H::Value) -> Result<C>,
+    deliver: impl FnOnce(&mut Registry, C::Output) -> Result<()>,
+) -> i32 {
+    boundary(C::NAME, || {
+        let mut registry = registry();
+        let target = registry.get_mut(handle)?;
+        let request = request(target);
+        let output = collective::run(target, request)?;
+        deliver(&mut registry, output)
+    })
+}
+
+/// As [`collective`], for a call this rank makes alone (an independent transfer): look
+/// up, parse, check, act.
+pub(crate) fn independent<H: Handle, C: Collective<Target = H::Value, Output = ()>>(
+    handle: *const H,
+    request: impl FnOnce(&H::Value) -> Result<C>,
+) -> i32 {
+    boundary(C::NAME, || {
+        let mut registry = registry();
+        let target = registry.get_mut(handle)?;
+        let request = request(target);
+        collective::run_alone(target, request)
+    })
 }
 
 fn set_last_error(function: &str, error: &Error) {

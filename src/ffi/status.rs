@@ -1,6 +1,8 @@
 //! Status codes: the stable numbers every fallible function returns. Never renumber one;
 //! a retired code stays reserved.
 
+use std::ffi::CStr;
+
 use crate::error::ErrorKind;
 
 /// Success.
@@ -49,68 +51,67 @@ pub const DAH5_ERR_PANIC: i32 = -19;
 /// for the other ranks; the file's communicator can no longer be used (end the job).
 pub const DAH5_ERR_COLLECTIVE_TIMEOUT: i32 = -20;
 
-/// Every status with its name, for `dah5_status_name` and the tests.
-pub(crate) const NAMES: [(i32, &std::ffi::CStr); 21] = [
-    (DAH5_OK, c"DAH5_OK"),
-    (DAH5_ERR_INVALID_ARGUMENT, c"DAH5_ERR_INVALID_ARGUMENT"),
-    (DAH5_ERR_NULL_ARGUMENT, c"DAH5_ERR_NULL_ARGUMENT"),
-    (DAH5_ERR_INVALID_HANDLE, c"DAH5_ERR_INVALID_HANDLE"),
-    (DAH5_ERR_OUT_OF_BOUNDS, c"DAH5_ERR_OUT_OF_BOUNDS"),
-    (DAH5_ERR_TYPE_MISMATCH, c"DAH5_ERR_TYPE_MISMATCH"),
-    (DAH5_ERR_NOT_FOUND, c"DAH5_ERR_NOT_FOUND"),
-    (DAH5_ERR_ALREADY_EXISTS, c"DAH5_ERR_ALREADY_EXISTS"),
-    (DAH5_ERR_READ_ONLY, c"DAH5_ERR_READ_ONLY"),
-    (DAH5_ERR_NOT_HDF5, c"DAH5_ERR_NOT_HDF5"),
-    (DAH5_ERR_TRUNCATED, c"DAH5_ERR_TRUNCATED"),
-    (DAH5_ERR_NO_SPACE, c"DAH5_ERR_NO_SPACE"),
-    (DAH5_ERR_PERMISSION, c"DAH5_ERR_PERMISSION"),
-    (
-        DAH5_ERR_COLLECTIVE_MISMATCH,
-        c"DAH5_ERR_COLLECTIVE_MISMATCH",
-    ),
-    (DAH5_ERR_HDF5, c"DAH5_ERR_HDF5"),
-    (DAH5_ERR_MPI, c"DAH5_ERR_MPI"),
-    (DAH5_ERR_IO, c"DAH5_ERR_IO"),
-    (
-        DAH5_ERR_MPI_NOT_INITIALIZED,
-        c"DAH5_ERR_MPI_NOT_INITIALIZED",
-    ),
-    (DAH5_ERR_ABI_MISMATCH, c"DAH5_ERR_ABI_MISMATCH"),
-    (DAH5_ERR_PANIC, c"DAH5_ERR_PANIC"),
-    (DAH5_ERR_COLLECTIVE_TIMEOUT, c"DAH5_ERR_COLLECTIVE_TIMEOUT"),
+/// One row of [`STATUSES`]: the constant, its name, and the error kind it reports.
+macro_rules! status {
+    ($code:ident) => {
+        status!($code, None)
+    };
+    ($code:ident => $kind:ident) => {
+        status!($code, Some(ErrorKind::$kind))
+    };
+    ($code:ident, $kind:expr) => {
+        (
+            $code,
+            match CStr::from_bytes_with_nul(concat!(stringify!($code), "\0").as_bytes()) {
+                Ok(name) => name,
+                Err(_) => panic!("a status name has no NUL inside"),
+            },
+            $kind,
+        )
+    };
+}
+
+/// Every status, its name and the error kind it reports (none for `DAH5_OK`): the one
+/// table `dah5_status_name` and the error mapping read. A new status is a constant above
+/// (for the header) and a row here.
+const STATUSES: [(i32, &CStr, Option<ErrorKind>); 21] = [
+    status!(DAH5_OK),
+    status!(DAH5_ERR_INVALID_ARGUMENT => InvalidArgument),
+    status!(DAH5_ERR_NULL_ARGUMENT => NullArgument),
+    status!(DAH5_ERR_INVALID_HANDLE => InvalidHandle),
+    status!(DAH5_ERR_OUT_OF_BOUNDS => OutOfBounds),
+    status!(DAH5_ERR_TYPE_MISMATCH => TypeMismatch),
+    status!(DAH5_ERR_NOT_FOUND => NotFound),
+    status!(DAH5_ERR_ALREADY_EXISTS => AlreadyExists),
+    status!(DAH5_ERR_READ_ONLY => ReadOnly),
+    status!(DAH5_ERR_NOT_HDF5 => NotHdf5),
+    status!(DAH5_ERR_TRUNCATED => Truncated),
+    status!(DAH5_ERR_NO_SPACE => NoSpace),
+    status!(DAH5_ERR_PERMISSION => Permission),
+    status!(DAH5_ERR_COLLECTIVE_MISMATCH => CollectiveMismatch),
+    status!(DAH5_ERR_HDF5 => Hdf5),
+    status!(DAH5_ERR_MPI => Mpi),
+    status!(DAH5_ERR_IO => Io),
+    status!(DAH5_ERR_MPI_NOT_INITIALIZED => MpiNotInitialized),
+    status!(DAH5_ERR_ABI_MISMATCH => AbiMismatch),
+    status!(DAH5_ERR_PANIC => Panic),
+    status!(DAH5_ERR_COLLECTIVE_TIMEOUT => CollectiveTimeout),
 ];
 
 /// The name of a status, for messages and `dah5_status_name`.
-pub(crate) fn name(status: i32) -> &'static std::ffi::CStr {
-    NAMES
+pub(crate) fn name(status: i32) -> &'static CStr {
+    STATUSES
         .iter()
-        .find(|&&(s, _)| s == status)
-        .map_or(c"unknown status", |&(_, name)| name)
+        .find(|&&(s, _, _)| s == status)
+        .map_or(c"unknown status", |&(_, name, _)| name)
 }
 
+/// The status an error of `kind` returns.
 pub(crate) fn of(kind: ErrorKind) -> i32 {
-    match kind {
-        ErrorKind::InvalidArgument => DAH5_ERR_INVALID_ARGUMENT,
-        ErrorKind::NullArgument => DAH5_ERR_NULL_ARGUMENT,
-        ErrorKind::InvalidHandle => DAH5_ERR_INVALID_HANDLE,
-        ErrorKind::OutOfBounds => DAH5_ERR_OUT_OF_BOUNDS,
-        ErrorKind::TypeMismatch => DAH5_ERR_TYPE_MISMATCH,
-        ErrorKind::NotFound => DAH5_ERR_NOT_FOUND,
-        ErrorKind::AlreadyExists => DAH5_ERR_ALREADY_EXISTS,
-        ErrorKind::ReadOnly => DAH5_ERR_READ_ONLY,
-        ErrorKind::NotHdf5 => DAH5_ERR_NOT_HDF5,
-        ErrorKind::Truncated => DAH5_ERR_TRUNCATED,
-        ErrorKind::NoSpace => DAH5_ERR_NO_SPACE,
-        ErrorKind::Permission => DAH5_ERR_PERMISSION,
-        ErrorKind::CollectiveMismatch => DAH5_ERR_COLLECTIVE_MISMATCH,
-        ErrorKind::CollectiveTimeout => DAH5_ERR_COLLECTIVE_TIMEOUT,
-        ErrorKind::Hdf5 => DAH5_ERR_HDF5,
-        ErrorKind::Mpi => DAH5_ERR_MPI,
-        ErrorKind::Io => DAH5_ERR_IO,
-        ErrorKind::MpiNotInitialized => DAH5_ERR_MPI_NOT_INITIALIZED,
-        ErrorKind::AbiMismatch => DAH5_ERR_ABI_MISMATCH,
-        ErrorKind::Panic => DAH5_ERR_PANIC,
-    }
+    STATUSES
+        .iter()
+        .find(|&&(_, _, k)| k == Some(kind))
+        .map_or(DAH5_ERR_PANIC, |&(status, _, _)| status)
 }
 
 #[cfg(test)]
@@ -124,9 +125,9 @@ mod tests {
             let status = of(kind);
             assert!(status < 0);
             assert!(seen.insert(status), "{kind:?} shares status {status}");
-            assert!(NAMES.iter().any(|&(s, _)| s == status));
+            assert_eq!(STATUSES.iter().filter(|&&(s, _, _)| s == status).count(), 1);
         }
-        let numbers: Vec<i32> = NAMES.iter().map(|&(s, _)| s).collect();
+        let numbers: Vec<i32> = STATUSES.iter().map(|&(s, _, _)| s).collect();
         assert_eq!(
             numbers,
             (-20..=0).rev().collect::<Vec<_>>(),

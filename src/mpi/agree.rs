@@ -8,8 +8,8 @@
 //!   and its error kind;
 //! - the time each rank entered the call, as `t` and `!t`: their maxima give the spread
 //!   between the first and the last rank (see [`check_spread`]);
-//! - any extra values the operation wants the maximum of (e.g. the number of pieces of a
-//!   collective transfer), for free.
+//! - one value the operation wants the maximum of (e.g. the number of pieces of a
+//!   collective transfer, or a failure remembered by a file), for free; 0 when it has none.
 //!
 //! Raw parallel HDF5 hangs or corrupts the file when ranks disagree; here every rank returns
 //! the same error kind and nothing is done.
@@ -27,26 +27,20 @@ use crate::mpi::comm::Comm;
 use crate::mpi::digest::{Args, explain, rank_list};
 use crate::mpi::{check, ensure_active, roll_call};
 
+/// The words before the operation's value; every reduction has the same length, whatever
+/// the call, as MPI requires of ranks that may be in different calls.
 const HEADER: usize = 5;
-/// Every reduction has the same length, whatever the call: ranks in two different calls
-/// (one with an extra value, one without) must still make matching reductions, which MPI
-/// requires, so that the digests can tell them apart.
-const MAX_EXTRA: usize = 1;
 
 /// Agree on `operation`: `local` is this rank's arguments that must match, or its local
-/// error. Returns the element-wise maximum of `extra` over all ranks.
+/// error. Returns the maximum of `value` over all ranks.
 pub fn agree(
     comm: &Comm,
     operation: &str,
     local: std::result::Result<Args<'_>, &Error>,
-    extra: &[u64],
-) -> Result<Vec<u64>> {
+    value: u64,
+) -> Result<u64> {
     ensure_active()?;
-    assert!(
-        extra.len() <= MAX_EXTRA,
-        "agree: at most {MAX_EXTRA} extra values"
-    );
-    let mut send = Vec::with_capacity(HEADER + MAX_EXTRA);
+    let mut send = Vec::with_capacity(HEADER + 1);
     match &local {
         Ok(args) => {
             let digest = args.digest();
@@ -55,10 +49,8 @@ pub fn agree(
         Err(e) => send.extend([0, 0, failure_word(comm, e.kind)]),
     }
     let entered = now_micros();
-    send.extend([entered, !entered]);
-    send.extend_from_slice(extra);
-    send.resize(HEADER + MAX_EXTRA, 0);
-    let mut recv = reduce_within_timeout(comm, operation, send)?;
+    send.extend([entered, !entered, value]);
+    let recv = reduce_within_timeout(comm, operation, send)?;
     if let Some(limit) = timeout() {
         check_spread(comm, operation, recv[3] - !recv[4], limit)?;
     }
@@ -101,8 +93,7 @@ pub fn agree(
             ),
         ));
     }
-    recv.truncate(HEADER + extra.len());
-    Ok(recv.split_off(HEADER))
+    Ok(recv[HEADER])
 }
 
 /// Environment variable: seconds a collective call waits for the other ranks (default 60);

@@ -2,10 +2,12 @@
 //! compare their 64-bit digest with one small reduction (FNV-1a: tiny, deterministic on
 //! every rank); when they differ, the text of each argument says which one and how.
 
+use std::borrow::Cow;
+
 /// One argument's value.
 #[derive(Clone, Debug)]
 enum Value<'a> {
-    Text(&'a str),
+    Text(Cow<'a, str>),
     Numbers(Vec<u64>),
     Bytes(&'a [u8]),
 }
@@ -42,8 +44,8 @@ impl<'a> Args<'a> {
         }
     }
 
-    pub fn text(mut self, name: &'static str, text: &'a str) -> Args<'a> {
-        self.items.push((name, Value::Text(text)));
+    pub fn text(mut self, name: &'static str, text: impl Into<Cow<'a, str>>) -> Args<'a> {
+        self.items.push((name, Value::Text(text.into())));
         self
     }
 

@@ -28,6 +28,8 @@ DAH5_COLLECTIVE = 1
 DAH5_FLOAT64 = 10
 DAH5_COMPLEX128 = 12
 DAH5_ERR_OUT_OF_BOUNDS = -4
+FILE_OPTIONS_VERSION = 2
+DATASET_OPTIONS_VERSION = 2
 
 
 class FileOptions(Structure):
@@ -54,7 +56,7 @@ U64P = POINTER(c_uint64)
 PROTOTYPES = {
     "dah5_write_block": (c_int32, [c_void_p, U64P, U64P, c_int32, c_void_p, c_uint32]),
     "dah5_read_block": (c_int32, [c_void_p, U64P, U64P, c_int32, c_void_p, c_uint32]),
-    "dah5_dataset_options_default": (c_int32, [POINTER(DatasetOptions)]),
+    "dah5_dataset_options_init": (c_int32, [POINTER(DatasetOptions), c_uint32]),
     "dah5_dataset_create": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P,
                                       POINTER(DatasetOptions), POINTER(c_void_p)]),
     "dah5_dataset_open": (c_int32, [c_void_p, c_char_p, POINTER(c_void_p)]),
@@ -62,7 +64,7 @@ PROTOTYPES = {
     "dah5_dataset_dtype": (c_int32, [c_void_p, POINTER(c_int32)]),
     "dah5_dataset_ndims": (c_int32, [c_void_p, POINTER(c_uint32)]),
     "dah5_dataset_dims": (c_int32, [c_void_p, c_uint32, U64P]),
-    "dah5_file_options_default": (c_int32, [POINTER(FileOptions)]),
+    "dah5_file_options_init": (c_int32, [POINTER(FileOptions), c_uint32]),
     "dah5_file_create_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
                                         POINTER(c_void_p)]),
     "dah5_file_open_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
@@ -151,9 +153,9 @@ def main():
     z = np.asfortranarray(a - 2j * a)
 
     options = FileOptions()
-    lib.check(lib.dah5_file_options_default(byref(options)))
+    lib.check(lib.dah5_file_options_init(byref(options), FILE_OPTIONS_VERSION))
     dataset_options = DatasetOptions()
-    lib.check(lib.dah5_dataset_options_default(byref(dataset_options)))
+    lib.check(lib.dah5_dataset_options_init(byref(dataset_options), DATASET_OPTIONS_VERSION))
 
     # Write by columns, as localindices(d) of a DArray would say: (1:nx, j0:j1).
     file = c_void_p()

@@ -94,7 +94,7 @@ const FileOptions = dah5_file_options
 """`FileOptions` with the library's defaults (1 MiB alignment)."""
 function FileOptions()
     options = Ref{dah5_file_options}()
-    check(dah5_file_options_default(options))
+    check(dah5_file_options_init(options, DAH5_FILE_OPTIONS_VERSION))
     options[]
 end
 
@@ -196,7 +196,7 @@ for a growing dimension). Compressed datasets are written collectively.
 function dataset_options(; fill_zeros::Bool = false, deflate::Integer = 0, shuffle::Bool = false,
                          chunk = nothing, max_dims = nothing)
     defaults = Ref{dah5_dataset_options}()
-    check(dah5_dataset_options_default(defaults))
+    check(dah5_dataset_options_init(defaults, DAH5_DATASET_OPTIONS_VERSION))
     flags = (fill_zeros ? DAH5_FILL_ZEROS : UInt32(0)) | (shuffle ? DAH5_SHUFFLE : UInt32(0))
     chunk_dims = something(chunk, ())
     max = something(max_dims, ())

@@ -89,6 +89,10 @@ dah5_dataset_options_default(options_out) =
     ccall((:dah5_dataset_options_default, libdah5), Int32,
           (Ref{dah5_dataset_options},), options_out)
 
+dah5_dataset_options_init(options_out, version) =
+    ccall((:dah5_dataset_options_init, libdah5), Int32,
+          (Ref{dah5_dataset_options}, UInt32), options_out, version)
+
 dah5_dataset_create(file, name, dtype, ndims, dims, options, dataset_out) =
     ccall((:dah5_dataset_create, libdah5), Int32,
           (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, Ref{dah5_dataset_options},
@@ -151,6 +155,10 @@ dah5_dataset_dims(dataset, capacity, dims_out) =
 dah5_file_options_default(options_out) =
     ccall((:dah5_file_options_default, libdah5), Int32, (Ref{dah5_file_options},),
           options_out)
+
+dah5_file_options_init(options_out, version) =
+    ccall((:dah5_file_options_init, libdah5), Int32, (Ref{dah5_file_options}, UInt32),
+          options_out, version)
 
 dah5_file_create(comm, path, flags, file_out) =
     ccall((:dah5_file_create, libdah5), Int32,

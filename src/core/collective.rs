@@ -1,0 +1,104 @@
+//! The one shape of every collective call. Raw parallel HDF5 hangs or corrupts the file
+//! when ranks make different metadata calls; dah5 makes every collective call a
+//! [`Collective`] and runs it with [`run`], which holds to these rules:
+//!
+//! 1. **check** what this rank can check alone. Nothing is changed and nothing is sent
+//!    yet, and a failure does not return early: it goes into the agreement;
+//! 2. **agree**: one reduction tells every rank whether all ranks made this call with
+//!    the same arguments and whether any rank's check failed (`mpi::agree`). On any
+//!    failure every rank returns the same error kind, and HDF5 has not been touched;
+//! 3. **act**: only now is HDF5 called, on every rank alike.
+//!
+//! The handle a call acts on is looked up before all this (by the C shim): a rank that
+//! passes a handle it does not hold has no communicator to agree over.
+//!
+//! Adding a collective call: a request type with `impl Collective` next to what it acts
+//! on, and a C shim that parses the arguments into it (see `CONTRIBUTING.md`).
+
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::mpi::agree::agree;
+use crate::mpi::comm::Comm;
+pub use crate::mpi::digest::Args;
+
+/// Something a collective call acts on: the ranks of its communicator make the call.
+pub trait Members {
+    fn comm(&self) -> &Comm;
+}
+
+/// A rank's request of a collective call: its arguments, parsed.
+pub trait Collective: Sized {
+    /// The C function's name: compared by the agreement and said in every message.
+    const NAME: &'static str;
+    /// What the call acts on (a file, a dataset, or the communicator of a file to open).
+    type Target: Members;
+    type Output;
+
+    /// What this rank can check alone, before the agreement: no HDF5 call that changes
+    /// anything, no communication. By default nothing.
+    fn check(self, _target: &Self::Target) -> Result<Self> {
+        Ok(self)
+    }
+
+    /// The arguments every rank must pass alike, by name (named in a mismatch's message),
+    /// with what the call acts on.
+    fn args<'a>(&'a self, target: &'a Self::Target) -> Args<'a>;
+
+    /// A number whose maximum over all ranks `act` is given (e.g. the most pieces any rank
+    /// transfers). By default 0.
+    fn local_max(&self, _target: &Self::Target) -> u64 {
+        0
+    }
+
+    /// The call itself, once every rank agreed; `max` is the maximum of `local_max`.
+    fn act(self, target: &mut Self::Target, max: u64) -> Result<Self::Output>;
+}
+
+/// Run a collective call: check → agree → act. `request` is this rank's parsed arguments,
+/// or why they could not be parsed (it takes part in the agreement all the same).
+pub fn run<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<C::Output> {
+    let request = request.and_then(|r| r.check(target));
+    let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
+    let max = agree(
+        target.comm(),
+        C::NAME,
+        request.as_ref().map(|r| r.args(target)),
+        local_max,
+    )?;
+    request?.act(target, max)
+}
+
+/// Run a call one rank makes alone (an independent transfer): check → act.
+pub fn run_alone<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<C::Output> {
+    let request = request.and_then(|r| r.check(target))?;
+    let local_max = request.local_max(target);
+    request.act(target, local_max)
+}
+
+/// Inside an agreed call's action: every rank learns whether `step` worked on all ranks,
+/// so that all go on, or all undo, together. Returns this rank's own error, or, when only
+/// other ranks failed, an error of the lowest failing rank's kind saying `elsewhere(kind)`.
+pub fn settle(
+    comm: &Comm,
+    name: &str,
+    step: &str,
+    outcome: Result<()>,
+    elsewhere: impl FnOnce(ErrorKind) -> String,
+) -> Result<()> {
+    let args = outcome.as_ref().map(|()| Args::of(name).text("step", step));
+    match agree(comm, name, args, 0) {
+        Ok(_) => Ok(()),
+        Err(agreed) => Err(match outcome {
+            Err(own) => own,
+            Ok(()) if agreed.kind.is_collective() => agreed,
+            Ok(()) => Error::new(agreed.kind, elsewhere(agreed.kind)),
+        }),
+    }
+}
+
+impl Members for Arc<Comm> {
+    fn comm(&self) -> &Comm {
+        self
+    }
+}

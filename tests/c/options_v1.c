@@ -1,0 +1,114 @@
+/*
+ * options_v1.c: a program built against dah5.h 0.1, whose option structs were version 1
+ * (declared here as that header declared them), still works with this library:
+ * dah5_*_options_init writes only the version 1 bytes, the library reads only those and
+ * takes its defaults for the rest, and a version it does not know is refused on every rank.
+ * Each rank prints one line: "rank R: v1 options OK".
+ *
+ *   mpiexec -n N ./options_v1 PATH
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "check.h"
+#include "dah5_mpi.h"
+
+/* dah5.h 0.1's structs (version 1). */
+typedef struct {
+    uint32_t version;
+    uint32_t reserved;
+    uint64_t alignment_threshold;
+    uint64_t alignment;
+} file_options_v1;
+
+typedef struct {
+    uint32_t version;
+    uint32_t flags;
+} dataset_options_v1;
+
+/* The v1 struct, and bytes after it that init must leave alone. */
+struct guarded_file {
+    file_options_v1 options;
+    unsigned char after[64];
+};
+
+struct guarded_dataset {
+    dataset_options_v1 options;
+    unsigned char after[64];
+};
+
+static int untouched(const unsigned char *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] != 0xab)
+            return 0;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *path = argc > 1 ? argv[1] : "v1.h5";
+    int failures = 0;
+
+    struct guarded_file fo;
+    memset(&fo, 0xab, sizeof fo);
+    check(dah5_file_options_init((dah5_file_options *)&fo.options, 1), "file options init v1");
+    if (fo.options.version != 1 || fo.options.alignment != 1 << 20 || !untouched(fo.after, sizeof fo.after)) {
+        fprintf(stderr, "rank %d: file options init v1 wrote %u, %llu, or past the struct\n", rank,
+                fo.options.version, (unsigned long long)fo.options.alignment);
+        failures++;
+    }
+    fo.options.alignment_threshold = 1;
+    fo.options.alignment = 3 << 20; /* 3 MiB: no default gives it */
+
+    struct guarded_dataset dso;
+    memset(&dso, 0xab, sizeof dso);
+    check(dah5_dataset_options_init((dah5_dataset_options *)&dso.options, 1), "dataset options init v1");
+    if (dso.options.version != 1 || dso.options.flags != 0 || !untouched(dso.after, sizeof dso.after)) {
+        fprintf(stderr, "rank %d: dataset options init v1 wrote past the struct\n", rank);
+        failures++;
+    }
+    dso.options.flags = DAH5_FILL_ZEROS;
+
+    dah5_file *file = NULL;
+    check(dah5_file_create_with(dah5_comm_handle(MPI_COMM_WORLD), path, DAH5_TRUNC,
+                                (const dah5_file_options *)&fo.options, &file),
+          "create with v1 options");
+    dah5_dataset *ds = NULL;
+    uint64_t dims[1] = {(uint64_t)size * 4};
+    check(dah5_dataset_create(file, "zeros", DAH5_FLOAT64, 1, dims,
+                              (const dah5_dataset_options *)&dso.options, &ds),
+          "create with v1 dataset options");
+
+    /* A version newer than the library's, or 0, is refused on every rank, and nothing is made. */
+    for (uint32_t version = 0; version <= DAH5_DATASET_OPTIONS_VERSION + 1; version += DAH5_DATASET_OPTIONS_VERSION + 1) {
+        dah5_dataset_options unknown;
+        check(dah5_dataset_options_init(&unknown, DAH5_DATASET_OPTIONS_VERSION), "init");
+        unknown.version = version;
+        dah5_dataset *never = NULL;
+        int32_t status = dah5_dataset_create(file, "never", DAH5_FLOAT64, 1, dims, &unknown, &never);
+        if (status != DAH5_ERR_INVALID_ARGUMENT || never != NULL
+            || !strstr(dah5_last_error_message(), "versions 1 to")) {
+            fprintf(stderr, "rank %d: version %u gave %s: %s\n", rank, version, dah5_status_name(status),
+                    dah5_last_error_message());
+            failures++;
+        }
+        dah5_dataset_options out;
+        if (dah5_dataset_options_init(&out, version) != DAH5_ERR_INVALID_ARGUMENT) {
+            fprintf(stderr, "rank %d: init of version %u was accepted\n", rank, version);
+            failures++;
+        }
+    }
+    check(dah5_dataset_close(&ds), "close dataset");
+    check(dah5_file_close(&file), "close file");
+    if (failures == 0)
+        printf("rank %d: v1 options OK\n", rank);
+    MPI_Finalize();
+    return failures != 0;
+}
