@@ -21,6 +21,8 @@ extern "C" {
  * The Fortran handle of `comm` for dah5's functions. Outside MPI_Init .. MPI_Finalize,
  * MPI_Comm_c2f may not be called (Open MPI aborts the program): then 0 is passed, and
  * dah5 returns DAH5_ERR_MPI_NOT_INITIALIZED before it looks at the handle.
+ *
+ * Local.
  */
 static inline int32_t dah5_comm_handle(MPI_Comm comm)
 {

@@ -73,6 +73,23 @@ dah5_test_deps() {
     dah5_apt_install $(dah5_stack_packages) "${DAH5_TEST_PACKAGES[@]}"
     dah5_stack
     dah5_mpi4py
+    dah5_julia_parser
+}
+
+# tree-sitter and its Julia grammar from PyPI, in a venv of their own (build/tools-venv, the
+# same for both MPIs), for the test that parses the Julia package (Julia itself is not
+# installed): sets DAH5_TOOLS_PYTHON.
+dah5_julia_parser() {
+    local venv=$PWD/build/tools-venv
+    if [[ ! -e $venv/tree-sitter-0.26.1 ]]; then
+        echo "dah5: installing tree-sitter and tree-sitter-julia from PyPI into $venv" >&2
+        rm -rf "$venv"
+        /usr/bin/python3 -m venv "$venv"
+        "$venv/bin/pip" install --disable-pip-version-check --no-cache-dir -q \
+            tree-sitter==0.26.1 tree-sitter-julia==0.23.1 >&2
+        touch "$venv/tree-sitter-0.26.1"
+    fi
+    export DAH5_TOOLS_PYTHON=$venv/bin/python3
 }
 
 # Build settings (read by the Makefile, cargo's MPI and HDF5 crates, and tests/common) and

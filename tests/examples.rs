@@ -52,8 +52,12 @@ fn fortran_order_example_stores_the_transpose() {
 }
 
 /// `make install-files` of the freshly built library into the scratch prefix `name`, with
-/// this stack's MPI wrappers.
+/// this stack's MPI wrappers. One at a time: two makes at once would both rebuild the
+/// Fortran module when it is out of date, and one would install the other's half-written
+/// `dah5.mod`.
 fn install_tree(name: &str) -> std::path::PathBuf {
+    static MAKE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = MAKE.lock().unwrap_or_else(|e| e.into_inner());
     let prefix = scratch(name);
     let status = Command::new("make")
         .args([

@@ -6,8 +6,7 @@ use crate::core::attr::{AttrKind, AttrName, WriteAttr, WriteText};
 use crate::core::file::File;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_STRING, dtype_code, dtype_from_code};
-use crate::ffi::handles::registry;
-use crate::ffi::{self, args, boundary, dah5_file};
+use crate::ffi::{self, args, dah5_file};
 
 /// The attribute's place from the C strings.
 ///
@@ -116,12 +115,12 @@ pub unsafe extern "C" fn dah5_attr_info(
     dtype_out: *mut i32,
     count_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_attr_info", || {
+    ffi::local("dah5_attr_info", file, |file| {
         args::out(dtype_out, "dtype_out")?;
         args::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
-        let info = registry().get(file)?.attr_info(at)?;
+        let info = file.attr_info(at)?;
         let code = match info.kind {
             AttrKind::Numbers(dtype) => dtype_code(dtype),
             AttrKind::Text => DAH5_STRING,
@@ -156,7 +155,7 @@ pub unsafe extern "C" fn dah5_attr_read(
     buf: *mut c_void,
     count_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_attr_read", || {
+    ffi::local("dah5_attr_read", file, |file| {
         args::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
@@ -167,7 +166,7 @@ pub unsafe extern "C" fn dah5_attr_read(
             .ok_or_else(|| Error::invalid(format!("capacity = {capacity} is too large")))?;
         // SAFETY: `buf` has room for `capacity` elements by the contract.
         let buf = unsafe { args::sink(buf, len, "buf") }?;
-        let count = registry().get(file)?.read_attr(at, dtype, buf)?;
+        let count = file.read_attr(at, dtype, buf)?;
         // SAFETY: checked non-NULL.
         unsafe { *count_out = count };
         Ok(())
@@ -194,11 +193,11 @@ pub unsafe extern "C" fn dah5_attr_read_string(
     len: usize,
     len_out: *mut usize,
 ) -> i32 {
-    boundary("dah5_attr_read_string", || {
+    ffi::local("dah5_attr_read_string", file, |file| {
         args::out(len_out, "len_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
-        let text = registry().get(file)?.read_attr_text(at)?;
+        let text = file.read_attr_text(at)?;
         if text.len() >= len {
             return Err(Error::invalid(format!(
                 "the string has {} bytes and its NUL needs one more, but len = {len}",

@@ -8,9 +8,8 @@ use crate::core::shape::byte_len;
 use crate::error::Error;
 use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known};
 use crate::ffi::dataset::{dataset_request, hand_out};
-use crate::ffi::handles::registry;
 use crate::ffi::options::dah5_dataset_options;
-use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file};
+use crate::ffi::{self, args, dah5_dataset, dah5_file};
 
 /// Write a distributed array: every rank passes the global dims and its own block, and the
 /// library creates the dataset, records the decomposition in it, and writes every block.
@@ -110,10 +109,9 @@ pub unsafe extern "C" fn dah5_darray_blocks(
     offsets_out: *mut u64,
     counts_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_darray_blocks", || {
+    ffi::local("dah5_darray_blocks", dataset, |dataset| {
         args::out(nblocks_out, "nblocks_out")?;
-        let registry = registry();
-        let (offsets, counts) = registry.get(dataset)?.block_table()?;
+        let (offsets, counts) = dataset.block_table()?;
         let nblocks = offsets.len();
         if capacity > 0 {
             if (capacity as usize) < nblocks {
@@ -157,7 +155,7 @@ pub unsafe extern "C" fn dah5_darray_partition(
     offset_out: *mut u64,
     count_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_darray_partition", || {
+    ffi::local("dah5_darray_partition", dataset, |dataset| {
         args::out(offset_out, "offset_out")?;
         args::out(count_out, "count_out")?;
         if nranks < 1 || rank < 0 || rank >= nranks {
@@ -165,9 +163,7 @@ pub unsafe extern "C" fn dah5_darray_partition(
                 "rank = {rank} of nranks = {nranks}: need 0 <= rank < nranks"
             )));
         }
-        let (offset, count) = registry()
-            .get(dataset)?
-            .partition(rank as u64, nranks as u64);
+        let (offset, count) = dataset.partition(rank as u64, nranks as u64);
         // SAFETY: both have room for ndims entries by the contract.
         unsafe {
             std::ptr::copy_nonoverlapping(offset.as_ptr(), offset_out, offset.len());

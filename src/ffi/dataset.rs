@@ -160,9 +160,9 @@ pub unsafe extern "C" fn dah5_dataset_dtype(
     dataset: *const dah5_dataset,
     dtype_out: *mut i32,
 ) -> i32 {
-    boundary("dah5_dataset_dtype", || {
+    ffi::local("dah5_dataset_dtype", dataset, |dataset| {
         args::out(dtype_out, "dtype_out")?;
-        let code = dtype_code(registry().get(dataset)?.dtype());
+        let code = dtype_code(dataset.dtype());
         // SAFETY: checked non-NULL.
         unsafe { *dtype_out = code };
         Ok(())
@@ -180,9 +180,9 @@ pub unsafe extern "C" fn dah5_dataset_ndims(
     dataset: *const dah5_dataset,
     ndims_out: *mut u32,
 ) -> i32 {
-    boundary("dah5_dataset_ndims", || {
+    ffi::local("dah5_dataset_ndims", dataset, |dataset| {
         args::out(ndims_out, "ndims_out")?;
-        let ndims = registry().get(dataset)?.ndims() as u32;
+        let ndims = dataset.ndims() as u32;
         // SAFETY: checked non-NULL.
         unsafe { *ndims_out = ndims };
         Ok(())
@@ -204,9 +204,9 @@ pub unsafe extern "C" fn dah5_dataset_dims(
     capacity: u32,
     dims_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_dataset_dims", || {
+    ffi::local("dah5_dataset_dims", dataset, |dataset| {
         args::out(dims_out, "dims_out")?;
-        let dims = registry().get(dataset)?.dims();
+        let dims = dataset.dims();
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
                 "capacity = {capacity} is less than the dataset's ndims = {}",

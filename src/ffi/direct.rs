@@ -12,7 +12,7 @@ use crate::ffi::consts::{
     check_known, dtype_code, dtype_from_code, order, writable,
 };
 use crate::ffi::handles::registry;
-use crate::ffi::{args, boundary, dah5_direct, handle_ptr};
+use crate::ffi::{self, args, boundary, dah5_direct, handle_ptr};
 
 /// Create (or add to) an HDF5 file a dataset for direct mode: contiguous, allocated now,
 /// never filled, 1 MiB aligned; with `nblocks` > 0, also the block table (the workers'
@@ -144,9 +144,7 @@ unsafe fn transfer<'a>(
     mem_dtype: i32,
     buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
 ) -> i32 {
-    boundary(function, || {
-        let registry = registry();
-        let opened = registry.get(handle)?;
+    ffi::local(function, handle, |opened| {
         let n = opened.dims().len();
         // SAFETY: ndims entries by this function's contract.
         let (offset, count) = unsafe {
@@ -241,12 +239,10 @@ pub unsafe extern "C" fn dah5_direct_shape(
     capacity: u32,
     dims_out: *mut u64,
 ) -> i32 {
-    boundary("dah5_direct_shape", || {
+    ffi::local("dah5_direct_shape", direct, |opened| {
         args::out(dtype_out, "dtype_out")?;
         args::out(ndims_out, "ndims_out")?;
         args::out(dims_out, "dims_out")?;
-        let registry = registry();
-        let opened = registry.get(direct)?;
         let dims = opened.dims();
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
@@ -269,7 +265,7 @@ pub unsafe extern "C" fn dah5_direct_shape(
 /// Local.
 #[unsafe(no_mangle)]
 pub extern "C" fn dah5_direct_sync(direct: *mut dah5_direct) -> i32 {
-    boundary("dah5_direct_sync", || registry().get(direct)?.sync())
+    ffi::local("dah5_direct_sync", direct, Direct::sync)
 }
 
 /// Close the file descriptor and set `*direct = NULL`; NULL or `*direct == NULL` is a

@@ -98,6 +98,16 @@ pub(crate) fn independent<H: Handle, C: Collective<Target = H::Value, Output = (
     })
 }
 
+/// The body of a local C function on a handle: look the handle up, then run `body` on
+/// what it stands for.
+pub(crate) fn local<H: Handle>(
+    function: &str,
+    handle: *const H,
+    body: impl FnOnce(&H::Value) -> Result<()>,
+) -> i32 {
+    boundary(function, || body(registry().get(handle)?))
+}
+
 fn set_last_error(function: &str, error: &Error) {
     let rank = match crate::mpi::world_rank() {
         Some((rank, size)) => format!("rank {rank} of {size}"),

@@ -14,7 +14,7 @@ use hdf5_sys::h5t::H5Tclose;
 
 use crate::error::Result;
 use crate::h5::id::Id;
-use crate::h5::{c_string, call, plist, space, types};
+use crate::h5::{c_string, plist, space, types};
 
 /// An attribute's location: the object at path `object` from `file` (a file, or any open
 /// object: `"."` is the object itself), and the attribute's name. Functions taking
@@ -39,24 +39,20 @@ pub fn write(
     let (object, name) = (c_string(place.object)?, c_string(place.name)?);
     let f = place.file.raw();
     // SAFETY: `f` is an open file or object and the path is NUL-terminated.
-    let target = Id::create("H5Oopen", H5Oclose, || unsafe {
-        H5Oopen(f, object.as_ptr(), H5P_DEFAULT)
-    })?;
+    let target = h5call!(unsafe { H5Oopen(f, object.as_ptr(), H5P_DEFAULT) }, closed by H5Oclose)?;
     let o = target.raw();
     // SAFETY: `o` is an open object and the name is NUL-terminated.
-    let exists = call("H5Aexists", || unsafe { H5Aexists(o, name.as_ptr()) })?;
+    let exists = h5call!(unsafe { H5Aexists(o, name.as_ptr()) })?;
     if exists > 0 {
         // SAFETY: as above.
-        call("H5Adelete", || unsafe { H5Adelete(o, name.as_ptr()) })?;
+        h5call!(unsafe { H5Adelete(o, name.as_ptr()) })?;
     }
     let (t, s) = (file_type.raw(), space.raw());
     // SAFETY: as above; `t` and `s` are a datatype and a dataspace.
-    let attr = Id::create("H5Acreate2", H5Aclose, || unsafe {
-        H5Acreate2(o, name.as_ptr(), t, s, H5P_DEFAULT, H5P_DEFAULT)
-    })?;
+    let attr = h5call!(unsafe { H5Acreate2(o, name.as_ptr(), t, s, H5P_DEFAULT, H5P_DEFAULT) }, closed by H5Aclose)?;
     let (a, m) = (attr.raw(), mem_type.raw());
     // SAFETY: `buf` holds the attribute's elements of `mem_type`, by the caller's contract.
-    call("H5Awrite", || unsafe { H5Awrite(a, m, buf) })?;
+    h5call!(unsafe { H5Awrite(a, m, buf) })?;
     attr.close()?;
     target.close()
 }
@@ -68,9 +64,7 @@ pub fn exists(place: &Place<'_>, independent: bool) -> Result<bool> {
     let lapl = access.as_ref().map_or(H5P_DEFAULT, |(_, l)| l.raw());
     let f = place.file.raw();
     // SAFETY: `f` is an open file; both names are NUL-terminated; `lapl` is a link access list.
-    let exists = call("H5Aexists_by_name", || unsafe {
-        H5Aexists_by_name(f, object.as_ptr(), name.as_ptr(), lapl)
-    })?;
+    let exists = h5call!(unsafe { H5Aexists_by_name(f, object.as_ptr(), name.as_ptr(), lapl) })?;
     Ok(exists > 0)
 }
 
@@ -93,14 +87,12 @@ pub fn open(place: &Place<'_>, independent: bool) -> Result<Opened> {
         .map_or((H5P_DEFAULT, H5P_DEFAULT), |(a, l)| (a.raw(), l.raw()));
     let f = place.file.raw();
     // SAFETY: `f` is an open file; both names are NUL-terminated; the lists are access lists.
-    let attr = Id::create("H5Aopen_by_name", H5Aclose, || unsafe {
-        H5Aopen_by_name(f, object.as_ptr(), name.as_ptr(), aapl, lapl)
-    })?;
+    let attr = h5call!(unsafe { H5Aopen_by_name(f, object.as_ptr(), name.as_ptr(), aapl, lapl) }, closed by H5Aclose)?;
     let a = attr.raw();
     // SAFETY: `a` is an open attribute; the type and space returned are ours to close.
-    let file_type = Id::create("H5Aget_type", H5Tclose, || unsafe { H5Aget_type(a) })?;
+    let file_type = h5call!(unsafe { H5Aget_type(a) }, closed by H5Tclose)?;
     // SAFETY: as above.
-    let attr_space = Id::create("H5Aget_space", H5Sclose, || unsafe { H5Aget_space(a) })?;
+    let attr_space = h5call!(unsafe { H5Aget_space(a) }, closed by H5Sclose)?;
     let (dims, _) = space::extents(&attr_space)?;
     Ok(Opened {
         attr,
@@ -114,9 +106,7 @@ impl Opened {
     pub fn read(&self, mem_type: &Id, buf: &mut [u8]) -> Result<()> {
         let (a, m) = (self.attr.raw(), mem_type.raw());
         // SAFETY: `buf` has room for every element of the attribute as `mem_type`.
-        call("H5Aread", || unsafe {
-            H5Aread(a, m, buf.as_mut_ptr().cast())
-        })?;
+        h5call!(unsafe { H5Aread(a, m, buf.as_mut_ptr().cast()) })?;
         Ok(())
     }
 
@@ -137,14 +127,14 @@ impl Opened {
                 let p: *mut *mut c_char = &mut ptr;
                 // SAFETY: a scalar variable-length string reads into one `char *`, which
                 // HDF5 allocates.
-                call("H5Aread", || unsafe { H5Aread(a, m, p.cast()) })?;
+                h5call!(unsafe { H5Aread(a, m, p.cast()) })?;
                 if ptr.is_null() {
                     return Ok(Vec::new());
                 }
                 // SAFETY: HDF5 gave a NUL-terminated string, ours to free with H5free_memory.
                 let bytes = unsafe { CStr::from_ptr(ptr) }.to_bytes().to_vec();
                 // SAFETY: freed once, by the allocator HDF5 used.
-                call("H5free_memory", || unsafe { H5free_memory(ptr.cast()) })?;
+                h5call!(unsafe { H5free_memory(ptr.cast()) })?;
                 Ok(bytes)
             }
         }

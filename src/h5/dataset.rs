@@ -10,8 +10,8 @@ use hdf5_sys::h5s::H5Sclose;
 use hdf5_sys::h5t::H5Tclose;
 
 use crate::error::Result;
+use crate::h5::c_string;
 use crate::h5::id::Id;
-use crate::h5::{c_string, call};
 
 /// Create the dataset `name` (intermediate groups made by `lcpl`), collective.
 pub fn create(
@@ -31,9 +31,7 @@ pub fn create(
         dcpl.raw(),
     );
     // SAFETY: every id is open and of the kind H5Dcreate2 expects; the name is NUL-terminated.
-    Id::create("H5Dcreate2", H5Dclose, || unsafe {
-        H5Dcreate2(f, c_name.as_ptr(), t, s, l, d, H5P_DEFAULT)
-    })
+    h5call!(unsafe { H5Dcreate2(f, c_name.as_ptr(), t, s, l, d, H5P_DEFAULT) }, closed by H5Dclose)
 }
 
 /// Remove the link `name` (collective in a parallel file: every rank, the same name).
@@ -41,10 +39,7 @@ pub fn unlink(file: &Id, name: &str) -> Result<()> {
     let c_name = c_string(name)?;
     let f = file.raw();
     // SAFETY: `f` is an open file; the name is NUL-terminated.
-    call("H5Ldelete", || unsafe {
-        H5Ldelete(f, c_name.as_ptr(), H5P_DEFAULT)
-    })
-    .map(|_| ())
+    h5call!(unsafe { H5Ldelete(f, c_name.as_ptr(), H5P_DEFAULT) }).map(|_| ())
 }
 
 /// Open the existing dataset `name`, collective.
@@ -52,38 +47,32 @@ pub fn open(file: &Id, name: &str) -> Result<Id> {
     let c_name = c_string(name)?;
     let f = file.raw();
     // SAFETY: `f` is an open file and the name is NUL-terminated.
-    Id::create("H5Dopen2", H5Dclose, || unsafe {
-        H5Dopen2(f, c_name.as_ptr(), H5P_DEFAULT)
-    })
+    h5call!(unsafe { H5Dopen2(f, c_name.as_ptr(), H5P_DEFAULT) }, closed by H5Dclose)
 }
 
 pub fn space(dataset: &Id) -> Result<Id> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset; the returned space is ours to close.
-    Id::create("H5Dget_space", H5Sclose, || unsafe { H5Dget_space(d) })
+    h5call!(unsafe { H5Dget_space(d) }, closed by H5Sclose)
 }
 
 pub fn file_type(dataset: &Id) -> Result<Id> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset; the returned type is ours to close.
-    Id::create("H5Dget_type", H5Tclose, || unsafe { H5Dget_type(d) })
+    h5call!(unsafe { H5Dget_type(d) }, closed by H5Tclose)
 }
 
 pub fn create_plist(dataset: &Id) -> Result<Id> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset; the returned list is ours to close.
-    Id::create("H5Dget_create_plist", H5Pclose, || unsafe {
-        H5Dget_create_plist(d)
-    })
+    h5call!(unsafe { H5Dget_create_plist(d) }, closed by H5Pclose)
 }
 
 /// Change the extents (collective; storage order, within the maximum).
 pub fn set_extent(dataset: &Id, dims: &[u64]) -> Result<()> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset; `dims` has one entry per dimension.
-    call("H5Dset_extent", || unsafe {
-        H5Dset_extent(d, dims.as_ptr())
-    })?;
+    h5call!(unsafe { H5Dset_extent(d, dims.as_ptr()) })?;
     Ok(())
 }
 
@@ -99,15 +88,10 @@ pub struct Storage {
 pub fn storage(dataset: &Id) -> Result<Storage> {
     let dcpl = create_plist(dataset)?;
     let p = dcpl.raw();
-    let layout = crate::h5::call_checked("H5Pget_layout", || {
-        // SAFETY: `p` is a dataset creation list.
-        let layout = unsafe { H5Pget_layout(p) };
-        (layout, layout == H5D_LAYOUT_ERROR)
-    })?;
     // SAFETY: `p` is a dataset creation list.
-    let external = call("H5Pget_external_count", || unsafe {
-        H5Pget_external_count(p)
-    })? > 0;
+    let layout = h5call!(unsafe { H5Pget_layout(p) }, fails if |l| l == H5D_LAYOUT_ERROR)?;
+    // SAFETY: `p` is a dataset creation list.
+    let external = h5call!(unsafe { H5Pget_external_count(p) })? > 0;
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset. HADDR_UNDEF (all ones) means not allocated; it is
     // also what a chunked or compact dataset returns, refused before the offset is used.
@@ -139,9 +123,7 @@ pub fn write(t: &Transfer<'_>, buf: &[u8]) -> Result<()> {
         t.dxpl.raw(),
     );
     // SAFETY: the caller sized `buf` to the memory selection; HDF5 only reads from it.
-    call("H5Dwrite", || unsafe {
-        H5Dwrite(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_ptr().cast())
-    })?;
+    h5call!(unsafe { H5Dwrite(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_ptr().cast()) })?;
     Ok(())
 }
 
@@ -155,8 +137,6 @@ pub fn read(t: &Transfer<'_>, buf: &mut [u8]) -> Result<()> {
         t.dxpl.raw(),
     );
     // SAFETY: the caller sized `buf` to the memory selection; HDF5 writes only inside it.
-    call("H5Dread", || unsafe {
-        H5Dread(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_mut_ptr().cast())
-    })?;
+    h5call!(unsafe { H5Dread(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_mut_ptr().cast()) })?;
     Ok(())
 }

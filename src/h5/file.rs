@@ -7,8 +7,8 @@ use hdf5_sys::h5f::{
 use hdf5_sys::h5p::H5P_DEFAULT;
 
 use crate::error::Result;
+use crate::h5::c_string;
 use crate::h5::id::Id;
-use crate::h5::{c_string, call};
 
 /// Create `path` (collective). Without `truncate`, an existing file is an error.
 pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {
@@ -20,9 +20,7 @@ pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {
     };
     let fapl = fapl.raw();
     // SAFETY: `c_path` is NUL-terminated and `fapl` is a file access list.
-    Id::create("H5Fcreate", H5Fclose, || unsafe {
-        H5Fcreate(c_path.as_ptr(), mode, H5P_DEFAULT, fapl)
-    })
+    h5call!(unsafe { H5Fcreate(c_path.as_ptr(), mode, H5P_DEFAULT, fapl) }, closed by H5Fclose)
 }
 
 /// Open an existing `path` (collective).
@@ -35,16 +33,14 @@ pub fn open(path: &str, writable: bool, fapl: &Id) -> Result<Id> {
     };
     let fapl = fapl.raw();
     // SAFETY: `c_path` is NUL-terminated and `fapl` is a file access list.
-    Id::create("H5Fopen", H5Fclose, || unsafe {
-        H5Fopen(c_path.as_ptr(), mode, fapl)
-    })
+    h5call!(unsafe { H5Fopen(c_path.as_ptr(), mode, fapl) }, closed by H5Fclose)
 }
 
 /// Write everything HDF5 holds for the file to storage (collective).
 pub fn flush(file: &Id) -> Result<()> {
     let raw = file.raw();
     // SAFETY: `raw` is an open file.
-    call("H5Fflush", || unsafe { H5Fflush(raw, H5F_SCOPE_GLOBAL) })?;
+    h5call!(unsafe { H5Fflush(raw, H5F_SCOPE_GLOBAL) })?;
     Ok(())
 }
 
@@ -53,9 +49,7 @@ pub fn metadata_cache_bytes(file: &Id) -> Result<u64> {
     let raw = file.raw();
     let (mut max, mut min_clean, mut current, mut entries) = (0usize, 0usize, 0usize, 0i32);
     // SAFETY: `raw` is an open file; the out-pointers are live locals.
-    call("H5Fget_mdc_size", || unsafe {
-        H5Fget_mdc_size(raw, &mut max, &mut min_clean, &mut current, &mut entries)
-    })?;
+    h5call!(unsafe { H5Fget_mdc_size(raw, &mut max, &mut min_clean, &mut current, &mut entries) })?;
     Ok(current as u64)
 }
 
@@ -63,8 +57,6 @@ pub fn metadata_cache_bytes(file: &Id) -> Result<u64> {
 pub fn set_atomicity(file: &Id, atomic: bool) -> Result<()> {
     let raw = file.raw();
     // SAFETY: `raw` is an open file of the MPI-IO driver.
-    call("H5Fset_mpi_atomicity", || unsafe {
-        H5Fset_mpi_atomicity(raw, atomic as _)
-    })?;
+    h5call!(unsafe { H5Fset_mpi_atomicity(raw, atomic as _) })?;
     Ok(())
 }

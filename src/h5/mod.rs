@@ -1,7 +1,38 @@
-//! The HDF5 boundary. Every HDF5 call in the library goes through [`call`], which holds the
-//! sys crate's global reentrant lock (this HDF5 is not thread-safe), makes sure the library
-//! is initialized with automatic error printing off, and turns a failure into an [`Error`]
-//! carrying the HDF5 error stack, captured before the lock is released.
+//! The HDF5 boundary. Every HDF5 call in the library goes through [`h5call!`] (and so
+//! [`call`]), which holds the sys crate's global reentrant lock (this HDF5 is not
+//! thread-safe), makes sure the library is initialized with automatic error printing off,
+//! and turns a failure into an [`Error`] carrying the HDF5 error stack, captured before the
+//! lock is released and classified by its major and minor error codes.
+
+/// Call an HDF5 function, named in the error after the function called (after hdf5-rust's
+/// `h5call!`). The caller writes the `unsafe` block, with its `// SAFETY:` line above:
+///
+/// - `h5call!(unsafe { H5Fflush(id, scope) })`: fails when the value is negative;
+/// - `h5call!(unsafe { H5Tget_size(t) }, fails if |size| size == 0)`: for a function
+///   whose failure value is another;
+/// - `h5call!(unsafe { H5Dopen2(file, name, dapl) }, closed by H5Dclose)`: an owned [`Id`].
+///
+/// [`Id`]: id::Id
+macro_rules! h5call {
+    // clippy does not look into unsafe blocks inside macros: tests/layers.rs checks that
+    // every `h5call!(unsafe` has its SAFETY comment above it.
+    (@name { $function:ident $($call:tt)* }) => {
+        stringify!($function)
+    };
+    ($unsafe:tt $body:tt) => {
+        $crate::h5::call(h5call!(@name $body), || $unsafe $body)
+    };
+    ($unsafe:tt $body:tt, fails if $failed:expr) => {
+        $crate::h5::call_checked(h5call!(@name $body), || {
+            let value = $unsafe $body;
+            let failed = ($failed)(value);
+            (value, failed)
+        })
+    };
+    ($unsafe:tt $body:tt, closed by $closer:ident) => {
+        $crate::h5::id::Id::create(h5call!(@name $body), $closer, || $unsafe $body)
+    };
+}
 
 pub mod attr;
 pub mod dataset;
@@ -46,7 +77,8 @@ impl H5Return for isize {
     }
 }
 
-/// Run one HDF5 call under the global lock; `what` names it in the error message.
+/// Run one HDF5 call under the global lock; `what` names it in the error message (use
+/// [`h5call!`], which names it).
 pub fn call<T: H5Return>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
     let _guard = hdf5_sys::LOCK.lock();
     init();
@@ -58,7 +90,7 @@ pub fn call<T: H5Return>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
     }
 }
 
-/// Like [`call`], for calls whose failure is not signalled by their return value alone.
+/// Like [`call`], for calls whose failure is not signalled by a negative value.
 pub fn call_checked<T>(what: &str, f: impl FnOnce() -> (T, bool)) -> Result<T> {
     let _guard = hdf5_sys::LOCK.lock();
     init();
@@ -94,9 +126,7 @@ pub fn open_library() {
 pub fn library_version() -> Result<String> {
     let (mut major, mut minor, mut release) = (0, 0, 0);
     // SAFETY: the three out-pointers are valid locals.
-    call("H5get_libversion", || unsafe {
-        H5get_libversion(&mut major, &mut minor, &mut release)
-    })?;
+    h5call!(unsafe { H5get_libversion(&mut major, &mut minor, &mut release) })?;
     Ok(format!("{major}.{minor}.{release}"))
 }
 

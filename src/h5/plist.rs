@@ -19,7 +19,6 @@ use mpi_sys::MPI_Comm;
 use std::ffi::c_void;
 
 use crate::error::Result;
-use crate::h5::call;
 use crate::h5::id::Id;
 use crate::mpi::info::Info;
 
@@ -88,7 +87,7 @@ unsafe extern "C" {
 
 fn create(class: &'static hdf5_sys::h5i::hid_t) -> Result<Id> {
     // SAFETY: the class id is one of HDF5's predefined classes, valid after H5open.
-    Id::create("H5Pcreate", H5Pclose, || unsafe { H5Pcreate(*class) })
+    h5call!(unsafe { H5Pcreate(*class) }, closed by H5Pclose)
 }
 
 /// File access: the MPI-IO driver on `comm` with the MPI_Info hints, all metadata
@@ -101,28 +100,18 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning, writable: bool)
     let info = info.raw();
     // SAFETY: `p` is a file access list; HDF5 dups `comm` and `info`, so they need not
     // outlive the list.
-    call("H5Pset_fapl_mpio", || unsafe {
-        H5Pset_fapl_mpio(p, comm, info)
-    })?;
+    h5call!(unsafe { H5Pset_fapl_mpio(p, comm, info) })?;
     // SAFETY: `p` is a file access list.
-    call("H5Pset_all_coll_metadata_ops", || unsafe {
-        H5Pset_all_coll_metadata_ops(p, 1)
-    })?;
+    h5call!(unsafe { H5Pset_all_coll_metadata_ops(p, 1) })?;
     // SAFETY: `p` is a file access list.
-    call("H5Pset_coll_metadata_write", || unsafe {
-        H5Pset_coll_metadata_write(p, 1)
-    })?;
+    h5call!(unsafe { H5Pset_coll_metadata_write(p, 1) })?;
     let (threshold, alignment) = (tuning.alignment_threshold, tuning.alignment);
     // SAFETY: `p` is a file access list.
-    call("H5Pset_alignment", || unsafe {
-        H5Pset_alignment(p, threshold, alignment)
-    })?;
+    h5call!(unsafe { H5Pset_alignment(p, threshold, alignment) })?;
     if tuning.meta_block_size > 0 {
         let size = tuning.meta_block_size;
         // SAFETY: `p` is a file access list.
-        call("H5Pset_meta_block_size", || unsafe {
-            H5Pset_meta_block_size(p, size)
-        })?;
+        h5call!(unsafe { H5Pset_meta_block_size(p, size) })?;
     }
     if tuning.metadata_cache_bytes > 0 {
         set_metadata_cache(p, tuning.metadata_cache_bytes as usize)?;
@@ -144,9 +133,7 @@ pub fn file_access(comm: MPI_Comm, info: &Info, tuning: &Tuning, writable: bool)
 fn no_chunk_cache(fapl: hid_t) -> Result<()> {
     // SAFETY: `fapl` is a file access list; the element count is ignored by HDF5, the slot
     // count is HDF5's default, and 0 bytes means no chunk is ever cached.
-    call("H5Pset_cache", || unsafe {
-        H5Pset_cache(fapl, 0, 521, 0, 0.75)
-    })?;
+    h5call!(unsafe { H5Pset_cache(fapl, 0, 521, 0, 0.75) })?;
     Ok(())
 }
 
@@ -154,9 +141,7 @@ fn no_chunk_cache(fapl: hid_t) -> Result<()> {
 fn set_file_locking(fapl: hid_t, locking: bool) -> Result<()> {
     if !locking {
         // SAFETY: `fapl` is a file access list (HDF5 >= 1.10.7).
-        call("H5Pset_file_locking", || unsafe {
-            H5Pset_file_locking(fapl, 0, 1)
-        })?;
+        h5call!(unsafe { H5Pset_file_locking(fapl, 0, 1) })?;
     }
     Ok(())
 }
@@ -168,9 +153,7 @@ pub fn serial_file_access(locking: bool) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
     // SAFETY: `p` is a file access list.
-    call("H5Pset_alignment", || unsafe {
-        H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT)
-    })?;
+    h5call!(unsafe { H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT) })?;
     set_file_locking(p, locking)?;
     Ok(fapl)
 }
@@ -183,18 +166,14 @@ fn set_metadata_cache(fapl: hdf5_sys::h5i::hid_t, bytes: usize) -> Result<()> {
     config.version = H5AC__CURR_CACHE_CONFIG_VERSION;
     let c: *mut H5AC_cache_config_t = &mut config;
     // SAFETY: `fapl` is a file access list; `c` points to a config of the current version.
-    call("H5Pget_mdc_config", || unsafe {
-        H5Pget_mdc_config(fapl, c)
-    })?;
+    h5call!(unsafe { H5Pget_mdc_config(fapl, c) })?;
     config.set_initial_size = 1;
     config.initial_size = bytes;
     config.min_size = config.min_size.min(bytes);
     config.max_size = config.max_size.max(bytes);
     let c: *const H5AC_cache_config_t = &config;
     // SAFETY: as above; HDF5 copies the config.
-    call("H5Pset_mdc_config", || unsafe {
-        H5Pset_mdc_config(fapl, c)
-    })?;
+    h5call!(unsafe { H5Pset_mdc_config(fapl, c) })?;
     Ok(())
 }
 
@@ -209,42 +188,34 @@ pub fn dataset_create(layout: &Layout, fill_with_zeros: bool) -> Result<Id> {
     match &layout.chunk {
         None => {
             // SAFETY: `p` is a dataset creation list.
-            call("H5Pset_layout", || unsafe {
-                H5Pset_layout(p, H5D_CONTIGUOUS)
-            })?;
+            h5call!(unsafe { H5Pset_layout(p, H5D_CONTIGUOUS) })?;
         }
         Some(chunk) => {
             // SAFETY: `p` is a dataset creation list; `chunk` has one entry per dim.
-            call("H5Pset_chunk", || unsafe {
-                H5Pset_chunk(p, chunk.len() as i32, chunk.as_ptr())
-            })?;
+            h5call!(unsafe { H5Pset_chunk(p, chunk.len() as i32, chunk.as_ptr()) })?;
         }
     }
     if layout.shuffle {
         // SAFETY: `p` is a chunked dataset creation list.
-        call("H5Pset_shuffle", || unsafe { H5Pset_shuffle(p) })?;
+        h5call!(unsafe { H5Pset_shuffle(p) })?;
     }
     if layout.deflate_level > 0 {
         let level = layout.deflate_level;
         // SAFETY: `p` is a chunked dataset creation list.
-        call("H5Pset_deflate", || unsafe { H5Pset_deflate(p, level) })?;
+        h5call!(unsafe { H5Pset_deflate(p, level) })?;
     }
     if layout.filtered() {
         return Ok(dcpl);
     }
     // SAFETY: `p` is a dataset creation list.
-    call("H5Pset_alloc_time", || unsafe {
-        H5Pset_alloc_time(p, H5D_ALLOC_TIME_EARLY)
-    })?;
+    h5call!(unsafe { H5Pset_alloc_time(p, H5D_ALLOC_TIME_EARLY) })?;
     let fill_time = if fill_with_zeros {
         H5D_FILL_TIME_ALLOC
     } else {
         H5D_FILL_TIME_NEVER
     };
     // SAFETY: `p` is a dataset creation list.
-    call("H5Pset_fill_time", || unsafe {
-        H5Pset_fill_time(p, fill_time)
-    })?;
+    h5call!(unsafe { H5Pset_fill_time(p, fill_time) })?;
     Ok(dcpl)
 }
 
@@ -252,7 +223,7 @@ pub fn dataset_create(layout: &Layout, fill_with_zeros: bool) -> Result<Id> {
 pub fn has_filters(dcpl: &Id) -> Result<bool> {
     let p = dcpl.raw();
     // SAFETY: `p` is a dataset creation list.
-    Ok(call("H5Pget_nfilters", || unsafe { H5Pget_nfilters(p) })? > 0)
+    Ok(h5call!(unsafe { H5Pget_nfilters(p) })? > 0)
 }
 
 /// Attribute and link access lists for a read that one rank makes alone: they override the
@@ -264,9 +235,7 @@ pub fn independent_read() -> Result<(Id, Id)> {
     for list in [&aapl, &lapl] {
         let p = list.raw();
         // SAFETY: `p` is an attribute or link access list.
-        call("H5Pset_all_coll_metadata_ops", || unsafe {
-            H5Pset_all_coll_metadata_ops(p, 0)
-        })?;
+        h5call!(unsafe { H5Pset_all_coll_metadata_ops(p, 0) })?;
     }
     Ok((aapl, lapl))
 }
@@ -276,9 +245,7 @@ pub fn link_create() -> Result<Id> {
     let lcpl = create(H5P_CLS_LINK_CREATE)?;
     let p = lcpl.raw();
     // SAFETY: `p` is a link creation list.
-    call("H5Pset_create_intermediate_group", || unsafe {
-        H5Pset_create_intermediate_group(p, 1)
-    })?;
+    h5call!(unsafe { H5Pset_create_intermediate_group(p, 1) })?;
     Ok(lcpl)
 }
 
@@ -325,10 +292,7 @@ pub fn refuse_out_of_range(dxpl: &Id, into_integer: bool) -> Result<()> {
     };
     REFUSED.with(|r| r.set(false));
     // SAFETY: `p` is a transfer list; `refuse` never dereferences its user data.
-    call("H5Pset_type_conv_cb", || unsafe {
-        H5Pset_type_conv_cb(p, Some(refuse), flag)
-    })
-    .map(|_| ())
+    h5call!(unsafe { H5Pset_type_conv_cb(p, Some(refuse), flag) }).map(|_| ())
 }
 
 /// Whether [`refuse`] stopped a conversion on this thread since the last
@@ -347,6 +311,6 @@ pub fn transfer(collective: bool) -> Result<Id> {
         H5FD_MPIO_INDEPENDENT
     };
     // SAFETY: `p` is a transfer list.
-    call("H5Pset_dxpl_mpio", || unsafe { H5Pset_dxpl_mpio(p, mode) })?;
+    h5call!(unsafe { H5Pset_dxpl_mpio(p, mode) })?;
     Ok(dxpl)
 }

@@ -6,29 +6,24 @@ use hdf5_sys::h5s::{
 };
 
 use crate::error::Result;
-use crate::h5::call;
 use crate::h5::id::Id;
 
 /// A simple dataspace of the given extents (storage order).
 pub fn simple(dims: &[u64]) -> Result<Id> {
     // SAFETY: `dims` has `dims.len()` entries; NULL maxdims means "same as dims".
-    Id::create("H5Screate_simple", H5Sclose, || unsafe {
-        H5Screate_simple(dims.len() as i32, dims.as_ptr(), std::ptr::null())
-    })
+    h5call!(unsafe { H5Screate_simple(dims.len() as i32, dims.as_ptr(), std::ptr::null()) }, closed by H5Sclose)
 }
 
 /// A simple dataspace that can grow to `max` (`u64::MAX` is `H5S_UNLIMITED`).
 pub fn simple_with_max(dims: &[u64], max: &[u64]) -> Result<Id> {
     // SAFETY: `dims` and `max` have `dims.len()` entries.
-    Id::create("H5Screate_simple", H5Sclose, || unsafe {
-        H5Screate_simple(dims.len() as i32, dims.as_ptr(), max.as_ptr())
-    })
+    h5call!(unsafe { H5Screate_simple(dims.len() as i32, dims.as_ptr(), max.as_ptr()) }, closed by H5Sclose)
 }
 
 /// A scalar dataspace (one element, rank 0).
 pub fn scalar() -> Result<Id> {
     // SAFETY: creating a new dataspace.
-    Id::create("H5Screate", H5Sclose, || unsafe { H5Screate(H5S_SCALAR) })
+    h5call!(unsafe { H5Screate(H5S_SCALAR) }, closed by H5Sclose)
 }
 
 /// A copy of `space` with the block `offset, count` selected.
@@ -36,7 +31,7 @@ pub fn select_block(space: &Id, offset: &[u64], count: &[u64]) -> Result<Id> {
     let s = copy(space)?;
     let raw = s.raw();
     // SAFETY: `offset` and `count` have the rank of the space; NULL stride and block mean 1.
-    call("H5Sselect_hyperslab", || unsafe {
+    h5call!(unsafe {
         H5Sselect_hyperslab(
             raw,
             H5S_SELECT_SET,
@@ -55,28 +50,24 @@ pub fn select_none(space: &Id) -> Result<Id> {
     let s = copy(space)?;
     let raw = s.raw();
     // SAFETY: `raw` is a dataspace.
-    call("H5Sselect_none", || unsafe { H5Sselect_none(raw) })?;
+    h5call!(unsafe { H5Sselect_none(raw) })?;
     Ok(s)
 }
 
 fn copy(space: &Id) -> Result<Id> {
     let raw = space.raw();
     // SAFETY: `raw` is a dataspace.
-    Id::create("H5Scopy", H5Sclose, || unsafe { H5Scopy(raw) })
+    h5call!(unsafe { H5Scopy(raw) }, closed by H5Sclose)
 }
 
 /// The extents and maximum extents of a dataspace (storage order; empty for a scalar).
 pub fn extents(space: &Id) -> Result<(Vec<u64>, Vec<u64>)> {
     let raw = space.raw();
     // SAFETY: `raw` is a dataspace.
-    let ndims = call("H5Sget_simple_extent_ndims", || unsafe {
-        H5Sget_simple_extent_ndims(raw)
-    })?;
+    let ndims = h5call!(unsafe { H5Sget_simple_extent_ndims(raw) })?;
     let mut dims = vec![0u64; ndims as usize];
     let mut max = vec![0u64; ndims as usize];
     // SAFETY: both arrays have room for the space's rank.
-    call("H5Sget_simple_extent_dims", || unsafe {
-        H5Sget_simple_extent_dims(raw, dims.as_mut_ptr(), max.as_mut_ptr())
-    })?;
+    h5call!(unsafe { H5Sget_simple_extent_dims(raw, dims.as_mut_ptr(), max.as_mut_ptr()) })?;
     Ok((dims, max))
 }

@@ -15,7 +15,6 @@ use hdf5_sys::h5t::{
 
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
-use crate::h5::call;
 use crate::h5::id::Id;
 
 /// The native (memory) HDF5 type of a dtype. Datasets are created with it too, so the file
@@ -35,22 +34,18 @@ pub fn native(dtype: Dtype) -> Result<Id> {
     };
     // SAFETY: the predefined type ids are valid once HDF5 is open, which `call` ensures
     // before running the closure.
-    let part = Id::create("H5Tcopy", H5Tclose, || unsafe { H5Tcopy(**scalar) })?;
+    let part = h5call!(unsafe { H5Tcopy(**scalar) }, closed by H5Tclose)?;
     if dtype.class() != Class::Complex {
         return Ok(part);
     }
     // The {r, i} compound of h5py and HDF5.jl.
     let half = dtype.size() / 2;
     // SAFETY: creating an empty compound of the full element size.
-    let compound = Id::create("H5Tcreate", H5Tclose, || unsafe {
-        H5Tcreate(H5T_COMPOUND, dtype.size())
-    })?;
+    let compound = h5call!(unsafe { H5Tcreate(H5T_COMPOUND, dtype.size()) }, closed by H5Tclose)?;
     for (name, offset) in [(c"r", 0), (c"i", half)] {
         let (c, p) = (compound.raw(), part.raw());
         // SAFETY: both ids are types; the member fits inside the compound's size.
-        call("H5Tinsert", || unsafe {
-            H5Tinsert(c, name.as_ptr(), offset, p)
-        })?;
+        h5call!(unsafe { H5Tinsert(c, name.as_ptr(), offset, p) })?;
     }
     Ok(compound)
 }
@@ -58,12 +53,12 @@ pub fn native(dtype: Dtype) -> Result<Id> {
 /// A variable-length UTF-8 string type: how h5py and HDF5.jl store a `str` attribute.
 pub fn utf8_string() -> Result<Id> {
     // SAFETY: H5T_C_S1 is a predefined type, valid once HDF5 is open.
-    let t = Id::create("H5Tcopy", H5Tclose, || unsafe { H5Tcopy(*H5T_C_S1) })?;
+    let t = h5call!(unsafe { H5Tcopy(*H5T_C_S1) }, closed by H5Tclose)?;
     let raw = t.raw();
     // SAFETY: `raw` is a string type of ours.
-    call("H5Tset_size", || unsafe { H5Tset_size(raw, H5T_VARIABLE) })?;
+    h5call!(unsafe { H5Tset_size(raw, H5T_VARIABLE) })?;
     // SAFETY: as above.
-    call("H5Tset_cset", || unsafe { H5Tset_cset(raw, H5T_CSET_UTF8) })?;
+    h5call!(unsafe { H5Tset_cset(raw, H5T_CSET_UTF8) })?;
     Ok(t)
 }
 
@@ -74,9 +69,7 @@ pub fn string_kind(type_id: hid_t) -> Result<Option<Option<usize>>> {
         return Ok(None);
     }
     // SAFETY: `type_id` is an open string type.
-    let variable = call("H5Tis_variable_str", || unsafe {
-        H5Tis_variable_str(type_id)
-    })?;
+    let variable = h5call!(unsafe { H5Tis_variable_str(type_id) })?;
     Ok(Some(if variable > 0 {
         None
     } else {
@@ -88,7 +81,7 @@ pub fn string_kind(type_id: hid_t) -> Result<Option<Option<usize>>> {
 pub fn equal(a: &Id, b: &Id) -> Result<bool> {
     let (a, b) = (a.raw(), b.raw());
     // SAFETY: both are open datatypes.
-    Ok(call("H5Tequal", || unsafe { H5Tequal(a, b) })? > 0)
+    Ok(h5call!(unsafe { H5Tequal(a, b) })? > 0)
 }
 
 /// The dtype of an HDF5 datatype, if dah5 supports it.
@@ -120,33 +113,24 @@ pub fn dtype_of(type_id: hid_t) -> Result<Dtype> {
 }
 
 fn type_class(type_id: hid_t) -> Result<hdf5_sys::h5t::H5T_class_t> {
-    crate::h5::call_checked("H5Tget_class", || {
-        // SAFETY: `type_id` is an open datatype.
-        let class = unsafe { H5Tget_class(type_id) };
-        (class, class == hdf5_sys::h5t::H5T_NO_CLASS)
-    })
+    // SAFETY: `type_id` is an open datatype.
+    h5call!(unsafe { H5Tget_class(type_id) }, fails if |c| c == hdf5_sys::h5t::H5T_NO_CLASS)
 }
 
 fn type_size(type_id: hid_t) -> Result<usize> {
-    crate::h5::call_checked("H5Tget_size", || {
-        // SAFETY: `type_id` is an open datatype.
-        let size = unsafe { H5Tget_size(type_id) };
-        (size, size == 0)
-    })
+    // SAFETY: `type_id` is an open datatype.
+    h5call!(unsafe { H5Tget_size(type_id) }, fails if |size| size == 0)
 }
 
 fn integer_sign(type_id: hid_t) -> Result<hdf5_sys::h5t::H5T_sign_t> {
-    crate::h5::call_checked("H5Tget_sign", || {
-        // SAFETY: `type_id` is an open integer datatype.
-        let sign = unsafe { H5Tget_sign(type_id) };
-        (sign, sign == hdf5_sys::h5t::H5T_SGN_ERROR)
-    })
+    // SAFETY: `type_id` is an open integer datatype.
+    h5call!(unsafe { H5Tget_sign(type_id) }, fails if |s| s == hdf5_sys::h5t::H5T_SGN_ERROR)
 }
 
 /// A compound is complex when it is exactly `{r, i}` of two equal floats, `r` first.
 fn is_complex(type_id: hid_t, size: usize) -> Result<bool> {
     // SAFETY: `type_id` is an open compound datatype.
-    let n = call("H5Tget_nmembers", || unsafe { H5Tget_nmembers(type_id) })?;
+    let n = h5call!(unsafe { H5Tget_nmembers(type_id) })?;
     if n != 2 || !size.is_multiple_of(2) {
         return Ok(false);
     }
@@ -155,9 +139,7 @@ fn is_complex(type_id: hid_t, size: usize) -> Result<bool> {
         // SAFETY: `index` < the member count, checked above.
         let at = unsafe { H5Tget_member_offset(type_id, index) };
         // SAFETY: as above; the returned type is owned by us.
-        let member = Id::create("H5Tget_member_type", H5Tclose, || unsafe {
-            H5Tget_member_type(type_id, index)
-        })?;
+        let member = h5call!(unsafe { H5Tget_member_type(type_id, index) }, closed by H5Tclose)?;
         let member_ok =
             type_class(member.raw())? == H5T_FLOAT && type_size(member.raw())? == size / 2;
         if name != expected || at != offset || !member_ok {
@@ -168,16 +150,11 @@ fn is_complex(type_id: hid_t, size: usize) -> Result<bool> {
 }
 
 fn member_name(type_id: hid_t, index: u32) -> Result<String> {
-    crate::h5::call_checked("H5Tget_member_name", || {
-        // SAFETY: `index` < the member count; the name is malloc'd by HDF5, freed here.
-        unsafe {
-            let p = H5Tget_member_name(type_id, index);
-            if p.is_null() {
-                return (String::new(), true);
-            }
-            let name = CStr::from_ptr(p).to_string_lossy().into_owned();
-            H5free_memory(p.cast());
-            (name, false)
-        }
-    })
+    // SAFETY: `index` < the member count.
+    let p = h5call!(unsafe { H5Tget_member_name(type_id, index) }, fails if |p: *mut std::ffi::c_char| p.is_null())?;
+    // SAFETY: HDF5 returned a NUL-terminated string it malloc'd for us.
+    let name = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    // SAFETY: `p` came from HDF5's allocator and is not used again.
+    h5call!(unsafe { H5free_memory(p.cast()) })?;
+    Ok(name)
 }
