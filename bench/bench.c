@@ -3,14 +3,22 @@
  *
  *   bench bandwidth DIR MIB ROUNDS    write (3 protocols) and read bandwidth, CSV on stdout
  *   bench scaling DIR ROUNDS MIB...   dah5 vs MPI-IO overwrite at several block sizes
- *   bench metadata DIR COUNT          datasets with one attribute each: dah5 vs raw HDF5
+ *   bench metadata DIR COUNT [ROUNDS [ranks]]
+ *                                     datasets with one attribute each: dah5 (checks on and
+ *                                     off) vs raw HDF5; "ranks" labels rows with the ranks
+ *   bench metacost DIR COUNT dah5|raw one method's metadata loop, untimed (for callgrind)
+ *   bench darray DIR MIB ROUNDS       dah5_darray_write vs MPI-IO into new files, rows
+ *                                     labelled with the number of ranks
  *   bench memory DIR MIB              peak RSS writing and reading one block
  *   bench create DIR MIB ROUNDS       dataset create time against write time, MIB in all
  *
  * Every rank owns one contiguous block of MIB MiB (float64) of a 1-D array, at offset
  * rank * block in the data: the same offsets for every method. Methods are interleaved in
- * rotated rounds (round k starts at method k), the first round is a warm-up and is dropped
- * by the report; each op is timed barrier - op - barrier after a sync(2).
+ * rounds, in an order shuffled anew each round (the same on every rank); the first round
+ * is a warm-up and is dropped by the report; each op is timed barrier - op - barrier after
+ * a sync(2). With each time goes how much of it the process spent waiting for a CPU (run
+ * queue, /proc/thread-self/schedstat), the most of any rank: on a busy machine that, not
+ * the code, decides the time, and the report leaves such rounds out.
  *
  * Protocols (write):
  *   overwrite  the file and dataset exist and are open: the write call alone (software cost);
@@ -20,7 +28,9 @@
  *   fsync      as new, plus flush/sync to storage before close (durability)
  * read: the file exists and is open: the read call alone.
  *
- * CSV: protocol,method,round,seconds,bytes   (bytes: total over all ranks)
+ * CSV: protocol,method,round,seconds,bytes,waited
+ *   bytes: total over all ranks (for metadata: the number of datasets)
+ *   waited: the largest fraction of the time any rank waited for a CPU
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -72,6 +82,61 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* This thread's time so far waiting for a CPU while runnable (seconds). */
+static double run_queue_wait(void)
+{
+    unsigned long long on_cpu = 0, waiting = 0;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &on_cpu, &waiting) != 2)
+        waiting = 0;
+    fclose(f);
+    return (double)waiting * 1e-9;
+}
+
+/* The largest fraction of `seconds` any rank waited for a CPU since its wait was `w0`. */
+static double waited_since(double w0, double seconds)
+{
+    double mine = seconds > 0 ? (run_queue_wait() - w0) / seconds : 0, most = 0;
+    MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return most;
+}
+
+/* One timed operation: its wall time, and the largest fraction of it any rank waited for
+ * a CPU. */
+struct timing {
+    double seconds, waited;
+};
+
+/* Time `op(arg)` between barriers, after sync(2). */
+static struct timing time_op(void (*op)(void *), void *arg)
+{
+    sync();
+    MPI_Barrier(MPI_COMM_WORLD);
+    double w0 = run_queue_wait(), t0 = now();
+    op(arg);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double seconds = now() - t0;
+    return (struct timing){seconds, waited_since(w0, seconds)};
+}
+
+/* Round `round`'s order of `n` methods: a shuffle seeded by the round, the same on every
+ * rank, so that no method always runs after the same one. */
+static void shuffled(int *order, int n, int round)
+{
+    unsigned long long state = 0x9e3779b97f4a7c15ULL * (unsigned long long)(round + 1);
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        int j = (int)((state >> 33) % (unsigned long long)(i + 1));
+        int k = order[i];
+        order[i] = order[j];
+        order[j] = k;
+    }
+}
+
 static const char *path(const char *name)
 {
     static char buf[8][4352];
@@ -98,6 +163,8 @@ static double *buffer(uint64_t bytes)
 
 /* ---- the methods ---- */
 
+struct method;
+
 struct run {
     const char *protocol; /* overwrite, new, fsync, read */
     double *buf;          /* this rank's block */
@@ -108,6 +175,7 @@ struct run {
     MPI_File mf;
     int fd;
     dah5_direct *direct; /* direct mode: this process's own descriptor, no MPI inside */
+    const struct method *method; /* the one being timed */
 };
 
 static int is(const struct run *r, const char *protocol) { return strcmp(r->protocol, protocol) == 0; }
@@ -340,14 +408,10 @@ static void finish(struct run *r)
     check(dah5_direct_close(&r->direct), "direct close");
 }
 
-static double timed(struct run *r, const struct method *m)
+static void run_method(void *arg)
 {
-    sync();
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
-    m->op(r);
-    MPI_Barrier(MPI_COMM_WORLD);
-    return now() - t0;
+    struct run *r = arg;
+    r->method->op(r);
 }
 
 static struct run new_run(uint64_t mib)
@@ -370,19 +434,23 @@ static void rounds(struct run *r, const char *const *protocols, const char *cons
     prepare(r);
     for (const char *const *p = protocols; *p; p++) {
         r->protocol = *p;
-        for (int round = 0; round <= nrounds; round++) /* round 0: warm-up */
+        for (int round = 0; round <= nrounds; round++) { /* round 0: warm-up */
+            int order[NMETHODS];
+            shuffled(order, NMETHODS, round);
             for (int k = 0; k < NMETHODS; k++) {
-                const struct method *m = &METHODS[(k + round) % NMETHODS];
+                const struct method *m = &METHODS[order[k]];
                 int wanted = !only;
                 for (const char *const *o = only; o && *o; o++)
                     wanted |= strcmp(*o, m->name) == 0;
                 if (!wanted || !applies(m, *p))
                     continue;
-                double t = timed(r, m);
+                r->method = m;
+                struct timing t = time_op(run_method, r);
                 if (rank_g == 0)
-                    printf("%s,%s,%d,%.6f,%llu\n", label ? label : *p, m->name, round, t,
-                           (unsigned long long)(r->n * 8 * (uint64_t)size_g));
+                    printf("%s,%s,%d,%.6f,%llu,%.4f\n", label ? label : *p, m->name, round, t.seconds,
+                           (unsigned long long)(r->n * 8 * (uint64_t)size_g), t.waited);
             }
+        }
         fflush(stdout);
     }
     finish(r);
@@ -395,6 +463,21 @@ static int bandwidth(int argc, char **argv)
     struct run r = new_run(strtoull(argv[3], NULL, 10));
     static const char *const protocols[] = {"overwrite", "new", "fsync", "read", NULL};
     rounds(&r, protocols, NULL, atoi(argv[4]), NULL);
+    return 0;
+}
+
+/* dah5_darray_write of MIB MiB a rank into a new file, against raw MPI-IO writing the
+ * same blocks into a new file, labelled with the number of ranks: ranks_darray_pRANKS. */
+static int darray_ranks(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    static const char *const protocols[] = {"new", NULL};
+    static const char *const only[] = {"dah5_darray", "mpiio_ind", NULL};
+    struct run r = new_run(strtoull(argv[3], NULL, 10));
+    char label[64];
+    snprintf(label, sizeof label, "ranks_darray_p%d", size_g);
+    rounds(&r, protocols, only, atoi(argv[4]), label);
     return 0;
 }
 
@@ -415,84 +498,146 @@ static int scaling(int argc, char **argv)
     return 0;
 }
 
-/* COUNT datasets of 4 float64 with one attribute each: dah5, then the same HDF5 calls with
- * the same property lists by hand; then file open + close. */
+/* File access as dah5 sets it up for a parallel file (collective metadata, 1 MiB alignment). */
+static hid_t raw_fapl(void)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    check_h5(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), "fapl");
+    H5Pset_all_coll_metadata_ops(fapl, 1);
+    H5Pset_coll_metadata_write(fapl, 1);
+    H5Pset_alignment(fapl, 1 << 20, 1 << 20);
+    return fapl;
+}
+
+/* COUNT datasets of 4 float64 with one attribute each, through dah5; `flags` are file
+ * option flags (DAH5_NO_CHECKS). */
+static void metadata_dah5(int count, uint32_t flags)
+{
+    char name[32];
+    double v = 1.5;
+    uint64_t dims[1] = {4};
+    dah5_file *f = NULL;
+    dah5_dataset *d = NULL;
+    dah5_file_options options;
+    check(dah5_file_options_init(&options, DAH5_FILE_OPTIONS_VERSION), "options");
+    options.flags |= flags;
+    check(dah5_file_create_with_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_TRUNC, &options, &f),
+          "create");
+    for (int i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "d%06d", i);
+        check(dah5_dataset_create(f, name, DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
+        check(dah5_attr_write(f, name, "a", DAH5_FLOAT64, 0, 1, &v), "attr");
+        check(dah5_dataset_close(&d), "close dataset");
+    }
+    check(dah5_file_close(&f), "close");
+}
+
+/* The same HDF5 calls with the same property lists, by hand. */
+static void metadata_raw(int count)
+{
+    char name[32];
+    double v = 1.5;
+    hid_t fapl = raw_fapl();
+    hid_t file = H5Fcreate(path("meta_raw.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    check_h5(file, "H5Fcreate");
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_layout(dcpl, H5D_CONTIGUOUS);
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+    hid_t space = H5Screate_simple(1, (hsize_t[]){4}, NULL), scalar = H5Screate(H5S_SCALAR);
+    for (int i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "d%06d", i);
+        hid_t ds = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        hid_t at = H5Acreate2(ds, "a", H5T_NATIVE_DOUBLE, scalar, H5P_DEFAULT, H5P_DEFAULT);
+        check_h5(H5Awrite(at, H5T_NATIVE_DOUBLE, &v), "H5Awrite");
+        H5Aclose(at);
+        H5Dclose(ds);
+    }
+    H5Sclose(space);
+    H5Sclose(scalar);
+    H5Pclose(dcpl);
+    H5Pclose(fapl);
+    check_h5(H5Fclose(file), "H5Fclose");
+}
+
+/* The metadata methods: dah5 with its checks, without them, and raw HDF5. */
+static int meta_count_g;
+static void meta_dah5(void *arg) { (void)arg; metadata_dah5(meta_count_g, 0); }
+static void meta_dah5_nochecks(void *arg) { (void)arg; metadata_dah5(meta_count_g, DAH5_NO_CHECKS); }
+static void meta_raw(void *arg) { (void)arg; metadata_raw(meta_count_g); }
+
+/* File open + close of the file just made (the metadata of COUNT datasets). */
+static void open_close_dah5(void *arg)
+{
+    (void)arg;
+    dah5_file *f = NULL;
+    check(dah5_file_open_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_RDONLY, &f), "open");
+    check(dah5_file_close(&f), "close");
+}
+
+static void open_close_raw(void *arg)
+{
+    (void)arg;
+    hid_t fapl = raw_fapl();
+    hid_t file = H5Fopen(path("meta_raw.h5"), H5F_ACC_RDONLY, fapl);
+    check_h5(file, "H5Fopen");
+    H5Fclose(file);
+    H5Pclose(fapl);
+}
+
+/* COUNT datasets of 4 float64 with one attribute each, in ROUNDS rounds (+ a warm-up) of
+ * the three methods in shuffled order, then open + close of the files made. With LABEL
+ * ("ranks"), the rows say the number of ranks: metadata_COUNT_pRANKS. */
 static int metadata(int argc, char **argv)
 {
     if (argc < 4)
         return 1;
-    int count = atoi(argv[3]);
-    char name[32];
-    double v = 1.5;
-    uint64_t dims[1] = {4};
-    for (int round = 0; round < 3; round++) {
-        sync();
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now();
-        dah5_file *f = NULL;
-        dah5_dataset *d = NULL;
-        check(dah5_file_create_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_TRUNC, &f), "create");
-        for (int i = 0; i < count; i++) {
-            snprintf(name, sizeof name, "d%06d", i);
-            check(dah5_dataset_create(f, name, DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
-            check(dah5_attr_write(f, name, "a", DAH5_FLOAT64, 0, 1, &v), "attr");
-            check(dah5_dataset_close(&d), "close dataset");
+    meta_count_g = atoi(argv[3]);
+    int nrounds = argc > 4 ? atoi(argv[4]) : 5;
+    char protocol[64];
+    if (argc > 5)
+        snprintf(protocol, sizeof protocol, "%s_metadata_%d_p%d", argv[5], meta_count_g, size_g);
+    else
+        snprintf(protocol, sizeof protocol, "metadata_%d", meta_count_g);
+    static const struct {
+        const char *name;
+        void (*op)(void *);
+    } methods[] = {{"dah5", meta_dah5}, {"dah5_nochecks", meta_dah5_nochecks}, {"raw_hdf5", meta_raw}};
+    enum { N = sizeof methods / sizeof methods[0] };
+    for (int round = 0; round <= nrounds; round++) {
+        int order[N];
+        shuffled(order, N, round);
+        for (int k = 0; k < N; k++) {
+            struct timing t = time_op(methods[order[k]].op, NULL);
+            if (rank_g == 0)
+                printf("%s,%s,%d,%.6f,%d,%.4f\n", protocol, methods[order[k]].name, round, t.seconds,
+                       meta_count_g, t.waited);
         }
-        check(dah5_file_close(&f), "close");
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t_dah5 = now() - t0;
-
-        sync();
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
-        hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-        check_h5(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), "fapl");
-        H5Pset_all_coll_metadata_ops(fapl, 1);
-        H5Pset_coll_metadata_write(fapl, 1);
-        H5Pset_alignment(fapl, 1 << 20, 1 << 20);
-        hid_t file = H5Fcreate(path("meta_raw.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-        check_h5(file, "H5Fcreate");
-        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-        H5Pset_layout(dcpl, H5D_CONTIGUOUS);
-        H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
-        hid_t space = H5Screate_simple(1, (hsize_t[]){4}, NULL), scalar = H5Screate(H5S_SCALAR);
-        for (int i = 0; i < count; i++) {
-            snprintf(name, sizeof name, "d%06d", i);
-            hid_t ds = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-            hid_t at = H5Acreate2(ds, "a", H5T_NATIVE_DOUBLE, scalar, H5P_DEFAULT, H5P_DEFAULT);
-            check_h5(H5Awrite(at, H5T_NATIVE_DOUBLE, &v), "H5Awrite");
-            H5Aclose(at);
-            H5Dclose(ds);
-        }
-        H5Sclose(space);
-        H5Sclose(scalar);
-        H5Pclose(dcpl);
-        check_h5(H5Fclose(file), "H5Fclose");
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t_raw = now() - t0;
-
-        /* File open + close of the file just made (the metadata of COUNT datasets). */
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
-        check(dah5_file_open_comm(MPI_COMM_WORLD, path("meta_dah5.h5"), DAH5_RDONLY, &f), "open");
-        check(dah5_file_close(&f), "close");
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t_open_dah5 = now() - t0;
-        t0 = now();
-        file = H5Fopen(path("meta_raw.h5"), H5F_ACC_RDONLY, fapl);
-        check_h5(file, "H5Fopen");
-        H5Fclose(file);
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t_open_raw = now() - t0;
-        H5Pclose(fapl);
+        if (argc > 5)
+            continue;
+        struct timing a = time_op(open_close_dah5, NULL), b = time_op(open_close_raw, NULL);
         if (rank_g == 0) {
-            printf("metadata_%d,dah5,%d,%.6f,%d\n", count, round, t_dah5, count);
-            printf("metadata_%d,raw_hdf5,%d,%.6f,%d\n", count, round, t_raw, count);
-            printf("open_close_%d,dah5,%d,%.6f,1\n", count, round, t_open_dah5);
-            printf("open_close_%d,raw_hdf5,%d,%.6f,1\n", count, round, t_open_raw);
+            printf("open_close_%d,dah5,%d,%.6f,1,%.4f\n", meta_count_g, round, a.seconds, a.waited);
+            printf("open_close_%d,raw_hdf5,%d,%.6f,1,%.4f\n", meta_count_g, round, b.seconds, b.waited);
         }
+        fflush(stdout);
     }
+    return 0;
+}
+
+/* One method's metadata loop alone, untimed: for instruction counts (valgrind
+ * --tool=callgrind), whose difference between two COUNTs is the cost per dataset. */
+static int metacost(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    int count = atoi(argv[3]);
+    if (strcmp(argv[4], "dah5") == 0)
+        metadata_dah5(count, 0);
+    else if (strcmp(argv[4], "raw") == 0)
+        metadata_raw(count);
+    else
+        return 1;
     return 0;
 }
 
@@ -510,17 +655,20 @@ static int create(int argc, char **argv)
         check(dah5_file_create_comm(MPI_COMM_WORLD, path("create.h5"), DAH5_TRUNC, &f), "create");
         sync();
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now();
+        double w0 = run_queue_wait(), t0 = now();
         check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
         MPI_Barrier(MPI_COMM_WORLD);
-        double t1 = now();
+        double w1 = run_queue_wait(), t1 = now();
         check(dah5_write_block(d, off, cnt, DAH5_FLOAT64, r.buf, 0), "write");
         MPI_Barrier(MPI_COMM_WORLD);
         double t2 = now();
+        double waited_create = waited_since(w0, t1 - t0) , waited_write = waited_since(w1, t2 - t1);
         check(dah5_file_close(&f), "close");
         if (rank_g == 0) {
-            printf("create,dah5_dataset_create,%d,%.6f,%llu\n", round, t1 - t0, (unsigned long long)(total * 8));
-            printf("create,dah5_write,%d,%.6f,%llu\n", round, t2 - t1, (unsigned long long)(total * 8));
+            printf("create,dah5_dataset_create,%d,%.6f,%llu,%.4f\n", round, t1 - t0, (unsigned long long)(total * 8),
+                   waited_create);
+            printf("create,dah5_write,%d,%.6f,%llu,%.4f\n", round, t2 - t1, (unsigned long long)(total * 8),
+                   waited_write);
         }
     }
     free(r.buf);
@@ -582,6 +730,10 @@ int main(int argc, char **argv)
             bad = scaling(argc, argv);
         else if (strcmp(argv[1], "metadata") == 0)
             bad = metadata(argc, argv);
+        else if (strcmp(argv[1], "darray") == 0)
+            bad = darray_ranks(argc, argv);
+        else if (strcmp(argv[1], "metacost") == 0)
+            bad = metacost(argc, argv);
         else if (strcmp(argv[1], "memory") == 0)
             bad = memory(argc, argv);
         else if (strcmp(argv[1], "create") == 0)

@@ -2,11 +2,17 @@
 of the same rounds. Run with Debian's /usr/bin/python3 under mpiexec.
 
     h5py_bench.py bandwidth DIR MIB ROUNDS
-    h5py_bench.py metadata DIR COUNT
+    h5py_bench.py metadata DIR COUNT [ROUNDS]
 
-CSV on stdout as bench.c writes it: protocol,method,round,seconds,bytes
+CSV on stdout as bench.c writes it: protocol,method,round,seconds,bytes,waited. As there,
+methods run in an order shuffled each round, `waited` is the largest fraction of the time
+any rank waited for a CPU, and the buffers sit where bench.c's do: 2 MiB aligned, with
+transparent huge pages asked for (NumPy's own start 16 bytes into a page, and the kernel's
+copy from such a buffer is about 30% slower here).
 """
+import mmap
 import os
+import random
 import sys
 import time
 
@@ -18,20 +24,51 @@ COMM = MPI.COMM_WORLD
 RANK, SIZE = COMM.Get_rank(), COMM.Get_size()
 
 
+def run_queue_wait():
+    """This thread's time so far waiting for a CPU while runnable (seconds)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) * 1e-9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def timed(op):
+    """(seconds, largest fraction of them any rank waited for a CPU)."""
     os.sync()
     COMM.Barrier()
-    t0 = time.perf_counter()
+    w0, t0 = run_queue_wait(), time.perf_counter()
     op()
     COMM.Barrier()
-    return time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    mine = (run_queue_wait() - w0) / seconds if seconds > 0 else 0.0
+    return seconds, COMM.allreduce(mine, op=MPI.MAX)
+
+
+def aligned(n):
+    """n float64s, 2 MiB aligned, huge pages asked for (as bench.c's buffer())."""
+    huge = 2 << 20
+    raw = mmap.mmap(-1, n * 8 + huge)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        raw.madvise(mmap.MADV_HUGEPAGE)
+    array = np.frombuffer(raw, dtype=np.float64)
+    skip = (-array.ctypes.data % huge) // 8
+    return array[skip:skip + n]
+
+
+def shuffled(items, rnd):
+    """The round's order, the same on every rank."""
+    order = list(items)
+    random.Random(rnd).shuffle(order)
+    return order
 
 
 class Run:
     def __init__(self, directory, mib):
         self.dir = directory
         self.n = mib * 131072
-        self.buf = np.arange(RANK * self.n, (RANK + 1) * self.n, dtype=np.float64)
+        self.buf = aligned(self.n)
+        self.buf[:] = np.arange(RANK * self.n, (RANK + 1) * self.n, dtype=np.float64)
         self.lo, self.hi = RANK * self.n, (RANK + 1) * self.n
         self.protocol = None
         existing = self.path("h5py_existing.h5")
@@ -103,25 +140,26 @@ def bandwidth(directory, mib, rounds):
     for protocol in ("overwrite", "new", "fsync", "read"):
         run.protocol = protocol
         for rnd in range(rounds + 1):  # round 0: warm-up
-            for k in range(len(methods)):
-                name, op = methods[(k + rnd) % len(methods)]
-                t = timed(op)
+            for name, op in shuffled(methods, rnd):
+                t, waited = timed(op)
                 if RANK == 0:
-                    print(f"{protocol},{name},{rnd},{t:.6f},{SIZE * run.n * 8}", flush=True)
+                    print(f"{protocol},{name},{rnd},{t:.6f},{SIZE * run.n * 8},{waited:.4f}",
+                          flush=True)
     run.close()
 
 
-def metadata(directory, count):
-    for rnd in range(3):
-        def create():
-            with h5py.File(os.path.join(directory, "meta_h5py.h5"), "w", driver="mpio",
-                           comm=COMM) as f:
-                for i in range(count):
-                    d = f.create_dataset(f"d{i:06d}", (4,), "f8")
-                    d.attrs["a"] = 1.5
-        t = timed(create)
+def metadata(directory, count, rounds):
+    def create():
+        with h5py.File(os.path.join(directory, "meta_h5py.h5"), "w", driver="mpio",
+                       comm=COMM) as f:
+            for i in range(count):
+                d = f.create_dataset(f"d{i:06d}", (4,), "f8")
+                d.attrs["a"] = 1.5
+
+    for rnd in range(rounds + 1):  # round 0: warm-up
+        t, waited = timed(create)
         if RANK == 0:
-            print(f"metadata_{count},h5py,{rnd},{t:.6f},{count}", flush=True)
+            print(f"metadata_{count},h5py,{rnd},{t:.6f},{count},{waited:.4f}", flush=True)
 
 
 if __name__ == "__main__":
@@ -129,6 +167,6 @@ if __name__ == "__main__":
     if mode == "bandwidth":
         bandwidth(directory, int(sys.argv[3]), int(sys.argv[4]))
     elif mode == "metadata":
-        metadata(directory, int(sys.argv[3]))
+        metadata(directory, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 5)
     else:
         sys.exit(__doc__)

@@ -7,7 +7,10 @@
 # DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_DIR for the data files (build/bench-data;
 # put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
 # DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
-# DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024).
+# DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
+# (rank counts for the growth table: "1 2 4 8 16"; beyond the cores they are oversubscribed
+# and labelled so), DAH5_BENCH_SERIES_MIB (MiB a rank of its darray writes: 16),
+# DAH5_BENCH_SERIES_COUNT (datasets of its metadata loops: 1000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -22,6 +25,9 @@ scaling=${DAH5_BENCH_SCALING:-1 4 16 64 256 1024}
 metadata=${DAH5_BENCH_METADATA:-1000 10000}
 memory_mib=${DAH5_BENCH_MEMORY_MIB:-1024}
 create_mib=${DAH5_BENCH_CREATE_MIB:-512}
+rank_series=${DAH5_BENCH_RANK_SERIES:-1 2 4 8 16}
+series_mib=${DAH5_BENCH_SERIES_MIB:-16}
+series_count=${DAH5_BENCH_SERIES_COUNT:-1000}
 
 profile=${DAH5_BENCH_PROFILE:-release}
 bench=$BUILD/bench-$profile/bench
@@ -31,9 +37,13 @@ results=$out/results.csv
 : > "$results"
 # Each phase under a timeout, with its duration on stderr.
 run() {
-    local start=$SECONDS
-    timeout 1200 "$DAH5_MPIEXEC" -n "$ranks" "$@"
-    echo "  $(basename "$1") ${2:-} ${3:-}: $((SECONDS - start)) s" >&2
+    on "$ranks" "$@"
+}
+on() {
+    local n=$1 start=$SECONDS
+    shift
+    timeout 1200 "$DAH5_MPIEXEC" -n "$n" "$@"
+    echo "  $(basename "$1") ${2:-} ${3:-} on $n ranks: $((SECONDS - start)) s" >&2
 }
 py=$DAH5_MPI_PYTHON
 
@@ -44,8 +54,12 @@ run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
 for count in $metadata; do
-    run "$bench" metadata "$data" "$count" >> "$results"
-    run "$py" bench/h5py_bench.py metadata "$data" "$count" >> "$results"
+    run "$bench" metadata "$data" "$count" "$rounds" >> "$results"
+    run "$py" bench/h5py_bench.py metadata "$data" "$count" "$rounds" >> "$results"
+done
+for n in $rank_series; do
+    on "$n" "$bench" metadata "$data" "$series_count" "$rounds" ranks >> "$results"
+    on "$n" "$bench" darray "$data" "$series_mib" "$rounds" >> "$results"
 done
 run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
 rm -f "$data"/*.h5 "$data"/*.bin

@@ -124,6 +124,15 @@
 #define DAH5_ATOMIC 1
 
 /**
+ * File option flag: no cross-rank agreement before the file's collective calls (as the
+ * environment variable `DAH5_CHECKS=off`). Each rank still checks its own arguments, but a
+ * rank whose check fails returns its error alone while the others go on into HDF5, and
+ * ranks whose calls differ are not told: parallel HDF5 may then hang or corrupt the file.
+ * For production runs of code that ran with checks on; see docs/failures.md.
+ */
+#define DAH5_NO_CHECKS 128
+
+/**
  * Element type: signed 8-bit integer.
  */
 #define DAH5_INT8 1
@@ -380,7 +389,7 @@ typedef struct dah5_file_options {
    */
   uint32_t version;
   /**
-   * `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, or 0.
+   * `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, `DAH5_NO_CHECKS`, or 0.
    */
   uint32_t flags;
   /**

@@ -492,3 +492,23 @@ fn a_program_built_with_version_1_option_structs_still_works() {
         assert!(python_inline(&check, &dir).contains("v1 file as asked"));
     }
 }
+
+#[test]
+fn with_the_checks_off_a_correct_program_runs_and_a_rank_alone_cannot_turn_them_off() {
+    // DAH5_CHECKS=off on every rank: the program's file is what h5py expects. On rank 0
+    // alone (tests/c/checks.c sets it there): the create is refused on every rank.
+    let exe = build_c(&["tests/c/checks.c"], "checks");
+    let dir = scratch("checks_off");
+    let out = mpiexec_ok(3, &exe, &["off", "off.h5"], &[("DAH5_CHECKS", "off")], &dir);
+    assert_eq!(out.matches("checks off OK").count(), 3, "{out}");
+    let check = "import h5py, numpy as np\n\
+                 f = h5py.File('off.h5', 'r')\n\
+                 assert (f['x'][()] == np.arange(24)).all() and (f['y'][()] == np.arange(24)).all()\n\
+                 assert f['x'].attrs['scale'] == 2.5 and f.attrs['title'] == 'checks off'\n\
+                 assert sorted(f) == ['x', 'y'], list(f)\n\
+                 print('file as written')\n";
+    assert!(python_inline(check, &dir).contains("file as written"));
+    let out = mpiexec_ok(3, &exe, &["mixed", "mixed.h5"], &[], &dir);
+    assert_eq!(out.matches("mixed checks refused").count(), 3, "{out}");
+    assert!(!dir.join("mixed.h5").exists(), "no file made");
+}

@@ -17,6 +17,9 @@ fn the_bench_runs_at_tiny_sizes_and_writes_its_table_and_plot() {
         ("DAH5_BENCH_METADATA", "10"),
         ("DAH5_BENCH_MEMORY_MIB", "1"),
         ("DAH5_BENCH_CREATE_MIB", "2"),
+        ("DAH5_BENCH_RANK_SERIES", "1 3"),
+        ("DAH5_BENCH_SERIES_MIB", "1"),
+        ("DAH5_BENCH_SERIES_COUNT", "10"),
         ("DAH5_BENCH_PROFILE", profile.as_str()),
         ("DAH5_BENCH_DIR", data.to_str().unwrap()),
         ("DAH5_BENCH_OUT", out.to_str().unwrap()),
@@ -43,6 +46,11 @@ fn the_bench_runs_at_tiny_sizes_and_writes_its_table_and_plot() {
         "#### Memory",
         "#### Targets",
         "dah5_ind vs naive gather-to-root",
+        "dah5 with DAH5_NO_CHECKS vs the raw C loop",
+        "timed operations waited for a CPU more than 5% of their time",
+        "#### Growth with the number of ranks",
+        "| 1 | ",
+        "| 3 ",
     ] {
         assert!(
             table.contains(needle),

@@ -8,6 +8,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
+use crate::h5::id::Id;
 
 /// An attribute value.
 pub(crate) enum AttrValue<'a> {
@@ -21,17 +22,20 @@ pub(crate) enum AttrValue<'a> {
 }
 
 /// Create (or replace) the attribute at `place` with `value` (collective, no agreement: the
-/// caller has made sure every rank passes the same).
-pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>) -> Result<()> {
+/// caller has made sure every rank passes the same). `scalar` is a scalar dataspace to
+/// reuse.
+pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>, scalar: &Id) -> Result<()> {
     match value {
         AttrValue::Numbers { dtype, shape, data } => {
             let t = h5::types::native(*dtype)?;
+            let array;
             let space = if shape.is_empty() {
-                h5::space::scalar()?
+                scalar
             } else {
-                h5::space::simple(shape)?
+                array = h5::space::simple(shape)?;
+                &array
             };
-            h5::attr::write(place, &t, &t, &space, data.as_ptr().cast())
+            h5::attr::write(place, &t, &t, space, data.as_ptr().cast())
         }
         AttrValue::Text(text) => {
             let t = h5::types::utf8_string()?;
@@ -39,7 +43,7 @@ pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>) -> Result<()
             let ptr = c_text.as_ptr();
             // A variable-length string is written from a pointer to its `char *`.
             let p: *const *const std::ffi::c_char = &ptr;
-            h5::attr::write(place, &t, &t, &h5::space::scalar()?, p.cast())
+            h5::attr::write(place, &t, &t, scalar, p.cast())
         }
     }
 }
@@ -47,7 +51,7 @@ pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>) -> Result<()
 /// `dah5_attr_write`: a numeric attribute, a scalar (`shape` empty) or a 1-D array, the
 /// value included in the agreement (HDF5 writes rank 0's value only).
 pub struct WriteAttr<'a> {
-    pub at: AttrName,
+    pub at: AttrName<'a>,
     pub dtype: Dtype,
     pub shape: Vec<u64>,
     pub data: &'a [u8],
@@ -82,7 +86,7 @@ impl Collective for WriteAttr<'_> {
 
 /// `dah5_attr_write_string`: a UTF-8 string attribute, agreed like [`WriteAttr`].
 pub struct WriteText<'a> {
-    pub at: AttrName,
+    pub at: AttrName<'a>,
     pub text: &'a str,
 }
 
@@ -122,13 +126,13 @@ pub struct AttrInfo {
 }
 
 /// Where an attribute is: the object path ("/" for the root) and the attribute's name.
-pub struct AttrName {
-    pub object: String,
-    pub name: String,
+pub struct AttrName<'a> {
+    pub object: &'a str,
+    pub name: &'a str,
 }
 
-impl AttrName {
-    fn check(self) -> Result<AttrName> {
+impl AttrName<'_> {
+    fn check(self) -> Result<Self> {
         if self.object.is_empty() || self.name.is_empty() {
             return Err(Error::invalid(format!(
                 "object {:?} and name {:?} must both be non-empty (the root group is \"/\")",
@@ -144,7 +148,7 @@ impl AttrName {
 }
 
 impl File {
-    fn place<'a>(&'a self, at: &'a AttrName) -> Place<'a> {
+    fn place<'a>(&'a self, at: &AttrName<'a>) -> Place<'a> {
         Place {
             file: &self.id,
             object: &at.object,
@@ -153,28 +157,38 @@ impl File {
     }
 
     /// Check an attribute write this rank can check alone.
-    fn check_attr_write(&self, at: AttrName) -> Result<AttrName> {
+    fn check_attr_write<'a>(&self, at: AttrName<'a>) -> Result<AttrName<'a>> {
         self.check_writable()?;
         let at = at.check()?;
-        self.claim_room(&at.describe(), 0)?;
+        self.claim_room(|| at.describe(), 0)?;
         Ok(at)
     }
 
-    fn attr_args<'a>(&'a self, name: &'static str, at: &'a AttrName) -> Args<'a> {
+    fn attr_args<'a>(&'a self, name: &'static str, at: &AttrName<'a>) -> Args<'a> {
         self.args(name)
-            .text("object", &at.object)
-            .text("name", &at.name)
+            .text("object", at.object)
+            .text("name", at.name)
     }
 
-    /// Write the attribute every rank agreed on (collective).
-    fn write_attr(&self, at: &AttrName, value: &AttrValue<'_>) -> Result<()> {
-        write_value(&self.place(at), value).map_err(|e| {
+    /// Write the attribute every rank agreed on (collective). On a dataset this file holds
+    /// open, through its id (HDF5 need not look the path up).
+    fn write_attr(&self, at: &AttrName<'_>, value: &AttrValue<'_>) -> Result<()> {
+        let open = self.shared.open_dataset(at.object).map(Id::borrowed);
+        let place = match &open {
+            Some(dataset) => Place {
+                file: dataset,
+                object: ".",
+                name: at.name,
+            },
+            None => self.place(at),
+        };
+        write_value(&place, value, &self.lists.scalar).map_err(|e| {
             self.shared
                 .metadata_failure(e.context(format_args!("{}", at.describe())))
         })
     }
 
-    fn open_attr(&self, at: &AttrName) -> Result<(h5::attr::Opened, AttrInfo)> {
+    fn open_attr(&self, at: &AttrName<'_>) -> Result<(h5::attr::Opened, AttrInfo)> {
         let context = |e: Error| e.context(format_args!("{}", at.describe()));
         let place = self.place(at);
         if !h5::attr::exists(&place, true).map_err(context)? {
@@ -207,7 +221,7 @@ impl File {
     }
 
     /// The kind and size of an attribute (local).
-    pub fn attr_info(&self, at: AttrName) -> Result<AttrInfo> {
+    pub fn attr_info(&self, at: AttrName<'_>) -> Result<AttrInfo> {
         let at = at.check()?;
         let (opened, info) = self.open_attr(&at)?;
         opened.close()?;
@@ -216,7 +230,7 @@ impl File {
 
     /// Read a numeric attribute into `buf` (local); returns the number of elements. `buf`
     /// too small for them is an error, not a truncation.
-    pub fn read_attr(&self, at: AttrName, mem_dtype: Dtype, buf: &mut [u8]) -> Result<u64> {
+    pub fn read_attr(&self, at: AttrName<'_>, mem_dtype: Dtype, buf: &mut [u8]) -> Result<u64> {
         let at = at.check()?;
         let (opened, info) = self.open_attr(&at)?;
         let stored = match info.kind {
@@ -257,7 +271,7 @@ impl File {
     }
 
     /// The text of a string attribute (local).
-    pub fn read_attr_text(&self, at: AttrName) -> Result<Vec<u8>> {
+    pub fn read_attr_text(&self, at: AttrName<'_>) -> Result<Vec<u8>> {
         let at = at.check()?;
         let (opened, info) = self.open_attr(&at)?;
         if info.kind != AttrKind::Text {

@@ -73,6 +73,7 @@ pub struct ReadBlock<'a>(pub BlockRequest<'a>);
 
 impl Collective for WriteBlock<'_> {
     const NAME: &'static str = "dah5_write_block";
+    const NEEDS_MAX: bool = true;
     type Target = Dataset;
     type Output = ();
 
@@ -95,6 +96,7 @@ impl Collective for WriteBlock<'_> {
 
 impl Collective for ReadBlock<'_> {
     const NAME: &'static str = "dah5_read_block";
+    const NEEDS_MAX: bool = true;
     type Target = Dataset;
     type Output = ();
 

@@ -25,6 +25,11 @@ pub use crate::mpi::digest::Args;
 /// Something a collective call acts on: the ranks of its communicator make the call.
 pub trait Members {
     fn comm(&self) -> &Comm;
+
+    /// Whether its collective calls are agreed on (`DAH5_NO_CHECKS` turns it off).
+    fn checked(&self) -> bool {
+        true
+    }
 }
 
 /// A rank's request of a collective call: its arguments, parsed.
@@ -45,6 +50,10 @@ pub trait Collective: Sized {
     /// with what the call acts on.
     fn args<'a>(&'a self, target: &'a Self::Target) -> Args<'a>;
 
+    /// Whether `act` needs the maximum of [`Collective::local_max`] over the ranks (then
+    /// it is reduced even with the checks off).
+    const NEEDS_MAX: bool = false;
+
     /// A number whose maximum over all ranks `act` is given (e.g. the most pieces any rank
     /// transfers). By default 0.
     fn local_max(&self, _target: &Self::Target) -> u64 {
@@ -59,6 +68,9 @@ pub trait Collective: Sized {
 /// or why they could not be parsed (it takes part in the agreement all the same).
 pub fn run<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<C::Output> {
     let request = request.and_then(|r| r.check(target));
+    if !target.checked() {
+        return run_unchecked(target, request?);
+    }
     let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
     let max = agree(
         target.comm(),
@@ -67,6 +79,18 @@ pub fn run<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<
         local_max,
     )?;
     request?.act(target, max)
+}
+
+/// A collective call with the checks off: check → act, and the maximum `act` needs from one
+/// plain reduction. A rank whose check failed has returned its error alone.
+fn run_unchecked<C: Collective>(target: &mut C::Target, request: C) -> Result<C::Output> {
+    let local_max = request.local_max(target);
+    let max = if C::NEEDS_MAX {
+        target.comm().max(local_max)?
+    } else {
+        local_max
+    };
+    request.act(target, max)
 }
 
 /// Run a call one rank makes alone (an independent transfer): check → act.

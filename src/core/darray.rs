@@ -158,13 +158,14 @@ impl BlockTable {
             ),
             ("dah5_complete", numbers(Dtype::Uint8, vec![], &complete)),
         ];
+        let scalar = h5::space::scalar()?;
         for (attr, value) in &attributes {
             let place = Place {
                 file,
                 object: name,
                 name: attr,
             };
-            write_value(&place, value)?;
+            write_value(&place, value, &scalar)?;
         }
         Ok(())
     }
@@ -323,7 +324,7 @@ impl Collective for DarrayRequest<'_> {
             .write(&file.id, &name, file.order())
             .and_then(|()| fault::check("darray_table", rank));
         if let Err(e) = file.settle("the block table", table_written) {
-            return Err(file.take_out(dataset.id, &name, e));
+            return Err(file.take_out(dataset.take_id(), &name, e));
         }
         let block = Ok(WriteBlock(BlockRequest {
             offset: self.offset,
@@ -340,7 +341,7 @@ impl Collective for DarrayRequest<'_> {
         };
         let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
         if let Err(e) = file.settle("the data", data_written) {
-            return Err(file.take_out(dataset.id, &name, e));
+            return Err(file.take_out(dataset.take_id(), &name, e));
         }
         dataset.blocks = Some(table);
         Ok(dataset)

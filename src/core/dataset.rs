@@ -117,7 +117,7 @@ impl File {
         check_dims(&request.dims, request.dtype.size())?;
         self.layout_of(&request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
-        self.claim_room(&format!("dataset {:?}", request.name), bytes)?;
+        self.claim_room(|| format!("dataset {:?}", request.name), bytes)?;
         Ok(request)
     }
 
@@ -133,7 +133,7 @@ impl File {
             .clone()
             .unwrap_or_else(|| storage_dims.clone());
         let file_type = h5::types::native(request.dtype)?;
-        let space = h5::space::simple_with_max(&storage_dims, &max_storage_dims)?;
+        let space = self.dataspace(&storage_dims, &max_storage_dims)?;
         let special;
         let dcpl = if *layout == Layout::contiguous() && !request.options.fill_with_zeros {
             &self.lists.contiguous
@@ -141,7 +141,13 @@ impl File {
             special = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
             &special
         };
-        let lcpl = &self.lists.lcpl;
+        // Intermediate groups only for a path: HDF5 checks each component otherwise.
+        let plain = Id::borrowed(h5::plist::DEFAULT);
+        let lcpl = if request.name.contains('/') {
+            &self.lists.lcpl
+        } else {
+            &plain
+        };
         let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, lcpl, dcpl)
             .map_err(|e| {
                 self.shared
@@ -155,7 +161,7 @@ impl File {
         {
             return Err(self.take_out(id, &request.name, e));
         }
-        Ok(Dataset {
+        Ok(Dataset::listed(Dataset {
             file: self.shared.clone(),
             id,
             name: request.name,
@@ -164,7 +170,7 @@ impl File {
             max_storage_dims,
             filtered: layout.filtered(),
             blocks: None,
-        })
+        }))
     }
 
     /// Remove the dataset `name` that this collective call created, after `cause` failed it
@@ -273,7 +279,7 @@ impl Collective for OpenDataset {
         })?;
         let filtered = h5::plist::has_filters(&h5::dataset::create_plist(&id)?)?;
         let blocks = BlockTable::read(&id, storage_dims.len()).map_err(context)?;
-        Ok(Dataset {
+        Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,
             name,
@@ -282,13 +288,17 @@ impl Collective for OpenDataset {
             max_storage_dims,
             filtered,
             blocks,
-        })
+        }))
     }
 }
 
 impl Members for Dataset {
     fn comm(&self) -> &Comm {
         &self.file.comm
+    }
+
+    fn checked(&self) -> bool {
+        self.file.checked
     }
 }
 
@@ -322,8 +332,27 @@ impl Dataset {
         self.file.order.to_storage(&self.max_storage_dims)
     }
 
+    /// Listed as open in its file (see `FileShared::list`) until dropped.
+    fn listed(dataset: Dataset) -> Dataset {
+        dataset.file.list(&dataset.name, dataset.id.raw());
+        dataset
+    }
+
+    /// The dataset's id, taken out of it (the dataset is then closed as far as dah5 is
+    /// concerned; the id is the caller's to close).
+    pub(crate) fn take_id(mut self) -> Id {
+        self.file.unlist(self.id.raw());
+        std::mem::replace(&mut self.id, Id::borrowed(-1))
+    }
+
     pub fn close(self) -> Result<()> {
-        self.id.close()
+        self.take_id().close()
+    }
+}
+
+impl Drop for Dataset {
+    fn drop(&mut self) {
+        self.file.unlist(self.id.raw());
     }
 }
 

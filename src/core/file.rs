@@ -1,5 +1,6 @@
 //! Files: collective create, open, flush and close, with agreement first and sticky failures.
 
+use std::cell::{RefCell, RefMut};
 use std::sync::{Arc, Mutex};
 
 use crate::core::collective::{self, Args, Collective, Members};
@@ -9,7 +10,7 @@ use crate::core::shape::Order;
 use crate::core::space;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
-use crate::h5::id::Id;
+use crate::h5::id::{Id, hid_t};
 pub use crate::h5::plist::Tuning;
 use crate::mpi;
 use crate::mpi::agree::{decode_failure, failure_word};
@@ -34,10 +35,30 @@ pub struct FileRequest {
     pub path: String,
     pub access: Access,
     pub order: Order,
+    pub options: FileOptions,
+}
+
+/// How a file is opened: the file options of the C API.
+#[derive(Clone, Debug)]
+pub struct FileOptions {
     pub tuning: Tuning,
     pub hints: Hints,
-    /// MPI atomic mode from the start (see [`File::set_atomic`]).
+    /// MPI atomic mode from the start (see [`SetAtomic`]).
     pub atomic: bool,
+    /// The cross-rank agreement of every collective call (see `core::collective`); off
+    /// with `DAH5_NO_CHECKS` or `DAH5_CHECKS=off`.
+    pub checks: bool,
+}
+
+/// Environment variable: `off` turns the agreement of collective calls off for every file
+/// the process opens (as the file option `DAH5_NO_CHECKS`), for production runs of code
+/// that ran with checks on before.
+pub const CHECKS_ENV: &str = "DAH5_CHECKS";
+
+/// Whether the environment leaves the checks on (anything but `off`, `0`, `no`).
+pub fn checks_from_env() -> bool {
+    !std::env::var(CHECKS_ENV)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
 }
 
 impl FileRequest {
@@ -67,7 +88,7 @@ impl FileRequest {
                 self.path
             )));
         }
-        if self.tuning.alignment == 0 {
+        if self.options.tuning.alignment == 0 {
             return Err(Error::invalid("alignment = 0: it must be at least 1"));
         }
         Ok(self)
@@ -80,16 +101,23 @@ impl FileRequest {
             Access::Open { writable: true } => "open, DAH5_RDWR",
             Access::Open { writable: false } => "open, DAH5_RDONLY",
         };
-        let hints: Vec<String> = self.hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let t = &self.tuning;
+        let options = &self.options;
+        let hints: Vec<String> = options
+            .hints
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let t = &options.tuning;
         Args::of(name)
             .text("path", &self.path)
             .text("flags", flags)
             .text("order", self.order.letter())
-            .numbers("options.alignment", &[t.alignment_threshold, t.alignment])
+            .number("options.alignment_threshold", t.alignment_threshold)
+            .number("options.alignment", t.alignment)
             .number("options.meta_block_size", t.meta_block_size)
             .number("options.metadata_cache_bytes", t.metadata_cache_bytes)
-            .number("options.atomic", self.atomic as u64)
+            .number("options.atomic", options.atomic as u64)
+            .number("options.checks", options.checks as u64)
             .number("options.file_locking", t.file_locking as u64)
             .text("options.mpi_hints", hints.join(";"))
     }
@@ -157,10 +185,15 @@ pub struct FileShared {
     pub comm: Arc<Comm>,
     pub order: Order,
     pub writable: bool,
+    /// Collective calls are agreed on (see `FileOptions::checks`).
+    pub checked: bool,
     pub path: String,
     /// The free space dataset creates and attribute writes claim first.
     pub room: space::Room,
     failure: Mutex<Option<Error>>,
+    /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
+    /// goes through its id.
+    open_datasets: Mutex<Vec<(String, hid_t)>>,
 }
 
 impl FileShared {
@@ -178,6 +211,23 @@ impl FileShared {
             self.record_failure(&error);
         }
         error
+    }
+
+    /// Note a dataset open under `path` with id `raw` (until [`FileShared::unlist`]).
+    pub(crate) fn list(&self, path: &str, raw: hid_t) {
+        let mut open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
+        open.push((path.to_string(), raw));
+    }
+
+    pub(crate) fn unlist(&self, raw: hid_t) {
+        let mut open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|&(_, r)| r != raw);
+    }
+
+    /// The id of a dataset open under exactly `path`, if any.
+    pub(crate) fn open_dataset(&self, path: &str) -> Option<hid_t> {
+        let open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
+        open.iter().find(|(p, _)| p == path).map(|&(_, raw)| raw)
     }
 
     /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
@@ -211,13 +261,18 @@ pub struct File {
     pub(crate) lists: CreateLists,
 }
 
-/// The property lists of the common dataset create.
+/// The property lists of the common dataset create, and dataspaces to reuse.
 #[derive(Debug)]
 pub struct CreateLists {
     /// Intermediate groups made.
     pub lcpl: Id,
     /// Contiguous, allocated early, never filled: dah5's default.
     pub contiguous: Id,
+    /// For scalar attributes.
+    pub scalar: Id,
+    /// The dataspace of the last dataset created, with its dims and max dims: a run of
+    /// datasets of one shape makes it once.
+    pub last_space: RefCell<Option<(Vec<u64>, Vec<u64>, Id)>>,
 }
 
 /// Proof that all ranks agreed to close, carrying the agreed sticky-failure word.
@@ -228,6 +283,10 @@ pub struct CloseAgreed {
 impl Members for File {
     fn comm(&self) -> &Comm {
         &self.shared.comm
+    }
+
+    fn checked(&self) -> bool {
+        self.shared.checked
     }
 }
 
@@ -275,6 +334,7 @@ pub struct CloseFile;
 
 impl Collective for CloseFile {
     const NAME: &'static str = "dah5_file_close";
+    const NEEDS_MAX: bool = true;
     type Target = File;
     type Output = CloseAgreed;
 
@@ -319,9 +379,10 @@ impl File {
 
     /// Create or open the file every rank agreed on (collective).
     fn open_agreed(comm: &Arc<Comm>, request: FileRequest) -> Result<File> {
-        let info = Info::new(&request.hints)?;
+        let options = &request.options;
+        let info = Info::new(&options.hints)?;
         let writable = request.access != (Access::Open { writable: false });
-        let fapl = h5::plist::file_access(comm.raw(), &info, &request.tuning, writable)?;
+        let fapl = h5::plist::file_access(comm.raw(), &info, &options.tuning, writable)?;
         if request.access == (Access::Create { truncate: true }) {
             remove_existing(comm, &request.path)?;
         }
@@ -330,7 +391,7 @@ impl File {
             Access::Open { writable } => h5::file::open(&request.path, writable, &fapl),
         }
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
-        if request.atomic {
+        if options.atomic {
             h5::file::set_atomicity(&id, true)?;
         }
         Ok(File {
@@ -338,14 +399,18 @@ impl File {
                 comm: comm.clone(),
                 order: request.order,
                 writable,
-                room: space::Room::new(&request.path),
+                checked: options.checks,
+                room: space::Room::new(&request.path, options.tuning.metadata_cache_limit()),
                 path: request.path,
                 failure: Mutex::new(None),
+                open_datasets: Mutex::new(Vec::new()),
             }),
             id,
             lists: CreateLists {
                 lcpl: h5::plist::link_create()?,
                 contiguous: h5::plist::dataset_create(&Layout::contiguous(), false)?,
+                scalar: h5::space::scalar()?,
+                last_space: RefCell::new(None),
             },
         })
     }
@@ -364,10 +429,21 @@ impl File {
         self.shared.check_writable()
     }
 
+    /// A dataspace of `dims` and `max_dims` (storage order) for a new dataset.
+    pub(crate) fn dataspace(&self, dims: &[u64], max_dims: &[u64]) -> Result<RefMut<'_, Id>> {
+        let mut last = self.lists.last_space.borrow_mut();
+        if !matches!(&*last, Some((d, m, _)) if d == dims && m == max_dims) {
+            let space = h5::space::simple_with_max(dims, max_dims)?;
+            *last = Some((dims.to_vec(), max_dims.to_vec(), space));
+        }
+        RefMut::filter_map(last, |last| last.as_mut().map(|(_, _, space)| space))
+            .map_err(|_| Error::new(ErrorKind::Panic, "the dataspace was not kept"))
+    }
+
     /// Claim room on the disk for `what` (a dataset of `bytes`, or an attribute), counting
     /// the metadata HDF5 has not written yet (see `space::Room`). Local.
-    pub(crate) fn claim_room(&self, what: &str, bytes: u64) -> Result<()> {
-        let cached = h5::file::metadata_cache_bytes(&self.id)?;
+    pub(crate) fn claim_room(&self, what: impl FnOnce() -> String, bytes: u64) -> Result<()> {
+        let cached = || h5::file::metadata_cache_bytes(&self.id);
         self.shared.room.claim(what, bytes, cached)
     }
 

@@ -74,27 +74,40 @@ pub fn check_room(path: &str, name: &str, bytes: u64) -> Result<()> {
 #[derive(Debug)]
 pub struct Room {
     path: String,
+    /// The most HDF5's metadata cache can hold: metadata that may still have to be written.
+    cache_limit: u64,
     /// When statvfs last answered, and what it said minus what was claimed since.
     known: Mutex<Option<(Instant, u64)>>,
 }
 
 impl Room {
-    pub fn new(path: &str) -> Room {
+    /// The room of the file `path`, whose metadata cache holds at most `cache_limit` bytes.
+    pub fn new(path: &str, cache_limit: u64) -> Room {
         Room {
             path: path.to_string(),
+            cache_limit,
             known: Mutex::new(None),
         }
     }
 
-    /// Claim room for `what`, which adds `bytes` of data and some metadata, while HDF5's
-    /// metadata cache holds `cached` bytes that may still have to be written.
-    pub fn claim(&self, what: &str, bytes: u64, cached: u64) -> Result<()> {
+    /// Claim room for what `what` says (asked only when refused), which adds `bytes` of data
+    /// and some metadata, while HDF5's metadata cache holds bytes that may still have to be
+    /// written: `cached` says how many, and is asked only when the disk has less room than
+    /// the cache could ever hold.
+    pub fn claim(
+        &self,
+        what: impl FnOnce() -> String,
+        bytes: u64,
+        cached: impl FnOnce() -> Result<u64>,
+    ) -> Result<()> {
         let need = bytes.saturating_add(METADATA_PER_CALL);
+        let roomy = |free: u64| {
+            free >= need
+                .saturating_add(self.cache_limit)
+                .saturating_add(2 * METADATA_MARGIN)
+        };
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        let plenty = need
-            .saturating_add(cached)
-            .saturating_add(2 * METADATA_MARGIN);
-        let trusted = known.filter(|&(when, free)| when.elapsed() < TRUSTED_FOR && free >= plenty);
+        let trusted = known.filter(|&(when, free)| when.elapsed() < TRUSTED_FOR && roomy(free));
         let (when, free) = match trusted {
             Some(known) => known,
             None => match free_bytes(&self.path) {
@@ -102,7 +115,9 @@ impl Room {
                 None => return Ok(()),
             },
         };
-        refuse_unless_room(free, &self.path, what, bytes, cached)?;
+        if !roomy(free) {
+            refuse_unless_room(free, &self.path, &what(), bytes, cached()?)?;
+        }
         *known = Some((when, free.saturating_sub(need)));
         Ok(())
     }
@@ -170,11 +185,15 @@ mod tests {
 
     #[test]
     fn claims_add_up_until_statvfs_is_asked_again() {
-        let room = Room::new("Cargo.toml");
+        let room = Room::new("Cargo.toml", 1 << 20);
         let free = free_bytes("Cargo.toml").expect("statvfs of the project directory");
-        room.claim("dataset \"a\"", 4096, 0).unwrap();
+        let nothing_cached = || Ok(0);
+        room.claim(|| "dataset \"a\"".into(), 4096, nothing_cached)
+            .unwrap();
         // A claim of all that is left (by the books) is refused even without a new statvfs.
-        let error = room.claim("dataset \"b\"", free, 0).unwrap_err();
+        let error = room
+            .claim(|| "dataset \"b\"".into(), free, nothing_cached)
+            .unwrap_err();
         assert_eq!(error.kind, ErrorKind::NoSpace);
         assert!(
             error.message.contains("dataset \"b\" needs"),

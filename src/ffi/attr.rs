@@ -12,13 +12,10 @@ use crate::ffi::{self, args, dah5_file};
 ///
 /// # Safety
 /// Both are NULL or NUL-terminated.
-unsafe fn attr_name(object: *const c_char, name: *const c_char) -> Result<AttrName> {
+unsafe fn attr_name<'a>(object: *const c_char, name: *const c_char) -> Result<AttrName<'a>> {
     // SAFETY: by this function's contract.
     let (object, name) = unsafe { (args::string(object, "object")?, args::string(name, "name")?) };
-    Ok(AttrName {
-        object: object.to_string(),
-        name: name.to_string(),
-    })
+    Ok(AttrName { object, name })
 }
 
 /// Write (or replace) a numeric attribute: a scalar (`ndims` 0, `count` 1) or a 1-D array

@@ -66,6 +66,13 @@ pub const DAH5_NO_FILE_LOCKING: u32 = 0x40;
 /// File option flag: MPI atomic mode from the start (see `dah5_file_set_atomic`).
 pub const DAH5_ATOMIC: u32 = 0x1;
 
+/// File option flag: no cross-rank agreement before the file's collective calls (as the
+/// environment variable `DAH5_CHECKS=off`). Each rank still checks its own arguments, but a
+/// rank whose check fails returns its error alone while the others go on into HDF5, and
+/// ranks whose calls differ are not told: parallel HDF5 may then hang or corrupt the file.
+/// For production runs of code that ran with checks on; see docs/failures.md.
+pub const DAH5_NO_CHECKS: u32 = 0x80;
+
 /// Element type: signed 8-bit integer.
 pub const DAH5_INT8: i32 = 1;
 /// Element type: signed 16-bit integer.

@@ -34,15 +34,13 @@ unsafe fn open_file(
             let path = unsafe { args::string(path, "path") }?;
             let (access, order) = parse_flags(flags)?;
             // SAFETY: by this function's contract (options, and its mpi_hints string).
-            let (tuning, hints, atomic) = unsafe { file_options(options) }?;
+            let options = unsafe { file_options(options) }?;
             args::out(file_out, "file_out")?;
             Ok(FileRequest {
                 path: path.to_string(),
                 access,
                 order,
-                tuning,
-                hints,
-                atomic,
+                options,
             })
         })();
         let file = open(request)?;

@@ -14,12 +14,12 @@ use std::ffi::c_char;
 use std::mem::{offset_of, size_of};
 
 use crate::core::dataset::DatasetOptions;
-use crate::core::file::{Hints, Tuning, parse_hints};
+use crate::core::file::{FileOptions, Tuning, checks_from_env, parse_hints};
 use crate::core::layout::LayoutRequest;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{
-    DAH5_ATOMIC, DAH5_FILL_ZEROS, DAH5_NO_FILE_LOCKING, DAH5_SHUFFLE, check_known,
+    DAH5_ATOMIC, DAH5_FILL_ZEROS, DAH5_NO_CHECKS, DAH5_NO_FILE_LOCKING, DAH5_SHUFFLE, check_known,
 };
 use crate::ffi::{args, boundary};
 
@@ -36,7 +36,7 @@ pub const DAH5_DATASET_OPTIONS_VERSION: u32 = 2;
 pub struct dah5_file_options {
     /// The version the program was compiled with, as `dah5_file_options_init` sets it.
     pub version: u32,
-    /// `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, or 0.
+    /// `DAH5_ATOMIC`, `DAH5_NO_FILE_LOCKING`, `DAH5_NO_CHECKS`, or 0.
     pub flags: u32,
     /// Objects of at least this many bytes are aligned (`H5Pset_alignment`); default 1 MiB.
     pub alignment_threshold: u64,
@@ -272,17 +272,16 @@ pub unsafe extern "C" fn dah5_dataset_options_default(
 }
 
 /// What the `dah5_file_options` at `options` (NULL: the defaults) ask for:
-/// `(tuning, MPI hints, atomic)`.
 ///
 /// # Safety
 /// `options` is NULL or points to a `dah5_file_options` of its version, whose
 /// `mpi_hints` is NULL or NUL-terminated.
-pub unsafe fn file_options(options: *const dah5_file_options) -> Result<(Tuning, Hints, bool)> {
+pub unsafe fn file_options(options: *const dah5_file_options) -> Result<FileOptions> {
     // SAFETY: by this function's contract.
     let options = unsafe { read(options) }?;
     check_known(
         options.flags,
-        DAH5_ATOMIC | DAH5_NO_FILE_LOCKING,
+        DAH5_ATOMIC | DAH5_NO_FILE_LOCKING | DAH5_NO_CHECKS,
         "options->flags",
     )?;
     let hints = if options.mpi_hints.is_null() {
@@ -298,7 +297,12 @@ pub unsafe fn file_options(options: *const dah5_file_options) -> Result<(Tuning,
         metadata_cache_bytes: options.metadata_cache_bytes,
         file_locking: options.flags & DAH5_NO_FILE_LOCKING == 0,
     };
-    Ok((tuning, hints, options.flags & DAH5_ATOMIC != 0))
+    Ok(FileOptions {
+        tuning,
+        hints,
+        atomic: options.flags & DAH5_ATOMIC != 0,
+        checks: options.flags & DAH5_NO_CHECKS == 0 && checks_from_env(),
+    })
 }
 
 /// The first `n` entries of an options array, if `n` says there are any.

@@ -40,6 +40,16 @@ pub struct Tuning {
     pub file_locking: bool,
 }
 
+/// The largest HDF5's metadata cache grows by default (`H5AC__DEFAULT_MAX_CACHE_SIZE`).
+const DEFAULT_MAX_METADATA_CACHE: u64 = 32 << 20;
+
+impl Tuning {
+    /// The most the metadata cache of a file with this tuning holds.
+    pub fn metadata_cache_limit(&self) -> u64 {
+        self.metadata_cache_bytes.max(DEFAULT_MAX_METADATA_CACHE)
+    }
+}
+
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
@@ -241,6 +251,9 @@ pub fn independent_read() -> Result<(Id, Id)> {
 }
 
 /// Link creation: make the intermediate groups of a name like "results/step1/u".
+/// `H5P_DEFAULT`: HDF5's default list of any class.
+pub const DEFAULT: hid_t = hdf5_sys::h5p::H5P_DEFAULT;
+
 pub fn link_create() -> Result<Id> {
     let lcpl = create(H5P_CLS_LINK_CREATE)?;
     let p = lcpl.raw();

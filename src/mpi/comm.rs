@@ -1,10 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free, MPI_Comm_get_errhandler,
-    MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler, MPI_Errhandler_free,
-    RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN,
-    RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Allreduce, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
+    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
+    MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c,
+    RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT64_T,
 };
 
 use crate::error::{Error, Result};
@@ -21,6 +21,9 @@ pub struct Comm {
     /// A collective call on it timed out: a request is still pending on it, so no other
     /// collective call may use it.
     broken: std::sync::atomic::AtomicBool,
+    /// How long its collective calls wait for every rank (`DAH5_COLLECTIVE_TIMEOUT`, read
+    /// when the file is opened); `None`: for ever.
+    timeout: Option<std::time::Duration>,
 }
 
 // SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
@@ -63,6 +66,7 @@ impl Comm {
             rank: 0,
             size: 0,
             broken: std::sync::atomic::AtomicBool::new(false),
+            timeout: crate::mpi::agree::timeout_from_env(),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -89,6 +93,11 @@ impl Comm {
 
     pub fn size(&self) -> i32 {
         self.size
+    }
+
+    /// How long a collective call waits for every rank; `None`: for ever.
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        self.timeout
     }
 
     /// Whether a collective call on this communicator timed out (see `agree`).
@@ -172,6 +181,23 @@ impl Comm {
             )
         })?;
         Ok(all)
+    }
+
+    /// The maximum of `value` over the ranks (a blocking `MPI_Allreduce`).
+    pub fn max(&self, value: u64) -> Result<u64> {
+        let mut max = 0u64;
+        // SAFETY: one u64 each way, matching MPI_UINT64_T; `self.raw` is valid.
+        check("MPI_Allreduce", unsafe {
+            MPI_Allreduce(
+                (&raw const value).cast(),
+                (&raw mut max).cast(),
+                1,
+                RSMPI_UINT64_T,
+                RSMPI_MAX,
+                self.raw,
+            )
+        })?;
+        Ok(max)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The arguments of a collective call that must be the same on every rank, by name. Ranks
-//! compare their 64-bit digest with one small reduction (FNV-1a: tiny, deterministic on
-//! every rank); when they differ, the text of each argument says which one and how.
+//! compare their 64-bit digest with one small reduction (a multiply-xorshift over 8-byte
+//! words: a few instructions a word, deterministic on every rank, no allocation); when they
+//! differ, the text of each argument says which one and how.
 
 use std::borrow::Cow;
 
@@ -8,7 +9,8 @@ use std::borrow::Cow;
 #[derive(Clone, Debug)]
 enum Value<'a> {
     Text(Cow<'a, str>),
-    Numbers(Vec<u64>),
+    Number(u64),
+    Numbers(&'a [u64]),
     Bytes(&'a [u8]),
 }
 
@@ -16,7 +18,8 @@ impl Value<'_> {
     fn describe(&self) -> String {
         match self {
             Value::Text(text) => format!("{text:?}"),
-            Value::Numbers(values) if values.len() == 1 => values[0].to_string(),
+            Value::Number(value) => value.to_string(),
+            Value::Numbers([value]) => value.to_string(),
             Value::Numbers(values) => {
                 let values: Vec<String> = values.iter().map(u64::to_string).collect();
                 format!("({})", values.join(", "))
@@ -40,7 +43,8 @@ impl<'a> Args<'a> {
     pub fn of(operation: &'a str) -> Args<'a> {
         Args {
             operation,
-            items: Vec::new(),
+            // Room for the arguments of any call: one allocation.
+            items: Vec::with_capacity(12),
         }
     }
 
@@ -49,13 +53,14 @@ impl<'a> Args<'a> {
         self
     }
 
-    pub fn numbers(mut self, name: &'static str, values: &[u64]) -> Args<'a> {
-        self.items.push((name, Value::Numbers(values.to_vec())));
+    pub fn numbers(mut self, name: &'static str, values: &'a [u64]) -> Args<'a> {
+        self.items.push((name, Value::Numbers(values)));
         self
     }
 
-    pub fn number(self, name: &'static str, value: u64) -> Args<'a> {
-        self.numbers(name, &[value])
+    pub fn number(mut self, name: &'static str, value: u64) -> Args<'a> {
+        self.items.push((name, Value::Number(value)));
+        self
     }
 
     pub fn bytes(mut self, name: &'static str, bytes: &'a [u8]) -> Args<'a> {
@@ -70,9 +75,10 @@ impl<'a> Args<'a> {
             digest = digest.bytes(name.as_bytes());
             digest = match value {
                 Value::Text(text) => digest.bytes(text.as_bytes()),
+                Value::Number(value) => digest.word(1).word(*value),
                 Value::Numbers(values) => values
                     .iter()
-                    .fold(digest.u64(values.len() as u64), |d, &v| d.u64(v)),
+                    .fold(digest.word(values.len() as u64), |d, &v| d.word(v)),
                 Value::Bytes(bytes) => digest.bytes(bytes),
             };
         }
@@ -92,7 +98,8 @@ impl<'a> Args<'a> {
     }
 }
 
-/// FNV-1a over length-prefixed pieces, so ("ab", "c") and ("a", "bc") differ.
+/// A hash of length-prefixed pieces, so ("ab", "c") and ("a", "bc") differ, taken a
+/// little-endian 8-byte word at a time.
 #[derive(Clone, Copy, Debug)]
 struct Digest(u64);
 
@@ -101,16 +108,24 @@ impl Digest {
         Digest(0xcbf2_9ce4_8422_2325)
     }
 
-    fn bytes(mut self, data: &[u8]) -> Digest {
-        for &b in (data.len() as u64).to_le_bytes().iter().chain(data) {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-        self
+    fn word(self, word: u64) -> Digest {
+        let mixed = (self.0 ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Digest(mixed ^ (mixed >> 29))
     }
 
-    fn u64(self, value: u64) -> Digest {
-        self.bytes(&value.to_le_bytes())
+    fn bytes(self, data: &[u8]) -> Digest {
+        let mut chunks = data.chunks_exact(8);
+        let mut digest = self.word(data.len() as u64);
+        for chunk in &mut chunks {
+            digest = digest.word(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+        let rest = chunks.remainder();
+        if rest.is_empty() {
+            return digest;
+        }
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        digest.word(u64::from_le_bytes(last))
     }
 
     fn value(self) -> u64 {
