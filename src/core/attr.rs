@@ -151,8 +151,8 @@ impl File {
     fn place<'a>(&'a self, at: &AttrName<'a>) -> Place<'a> {
         Place {
             file: &self.id,
-            object: &at.object,
-            name: &at.name,
+            object: at.object,
+            name: at.name,
         }
     }
 

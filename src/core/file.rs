@@ -270,9 +270,17 @@ pub struct CreateLists {
     pub contiguous: Id,
     /// For scalar attributes.
     pub scalar: Id,
-    /// The dataspace of the last dataset created, with its dims and max dims: a run of
-    /// datasets of one shape makes it once.
-    pub last_space: RefCell<Option<(Vec<u64>, Vec<u64>, Id)>>,
+    /// The dataspace of the last dataset created: a run of datasets of one shape makes it
+    /// once.
+    pub last_space: RefCell<Option<Dataspace>>,
+}
+
+/// A dataspace with its dims and max dims (storage order).
+#[derive(Debug)]
+pub struct Dataspace {
+    dims: Vec<u64>,
+    max_dims: Vec<u64>,
+    id: Id,
 }
 
 /// Proof that all ranks agreed to close, carrying the agreed sticky-failure word.
@@ -432,11 +440,14 @@ impl File {
     /// A dataspace of `dims` and `max_dims` (storage order) for a new dataset.
     pub(crate) fn dataspace(&self, dims: &[u64], max_dims: &[u64]) -> Result<RefMut<'_, Id>> {
         let mut last = self.lists.last_space.borrow_mut();
-        if !matches!(&*last, Some((d, m, _)) if d == dims && m == max_dims) {
-            let space = h5::space::simple_with_max(dims, max_dims)?;
-            *last = Some((dims.to_vec(), max_dims.to_vec(), space));
+        if !matches!(&*last, Some(s) if s.dims == dims && s.max_dims == max_dims) {
+            *last = Some(Dataspace {
+                dims: dims.to_vec(),
+                max_dims: max_dims.to_vec(),
+                id: h5::space::simple_with_max(dims, max_dims)?,
+            });
         }
-        RefMut::filter_map(last, |last| last.as_mut().map(|(_, _, space)| space))
+        RefMut::filter_map(last, |last| last.as_mut().map(|space| &mut space.id))
             .map_err(|_| Error::new(ErrorKind::Panic, "the dataspace was not kept"))
     }
 
