@@ -362,11 +362,11 @@ mod tests {
             alignment: 512,
         };
         // SAFETY: a complete version 1 struct.
-        let (tuning, hints, atomic) =
-            unsafe { file_options((&raw const v1).cast::<dah5_file_options>()) }.unwrap();
+        let options = unsafe { file_options((&raw const v1).cast::<dah5_file_options>()) }.unwrap();
+        let tuning = &options.tuning;
         assert_eq!((tuning.alignment_threshold, tuning.alignment), (4096, 512));
         assert_eq!(tuning.meta_block_size, Tuning::default().meta_block_size);
-        assert!(hints.is_empty() && !atomic && tuning.file_locking);
+        assert!(options.hints.is_empty() && !options.atomic && tuning.file_locking);
         assert_eq!(size_of::<FileOptionsV1>(), dah5_file_options::SIZES[0]);
     }
 

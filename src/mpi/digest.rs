@@ -206,7 +206,7 @@ pub fn rank_list(ranks: &[usize]) -> String {
 mod tests {
     use super::*;
 
-    fn create(dims: &[u64]) -> Args<'static> {
+    fn create(dims: &[u64]) -> Args<'_> {
         Args::of("dah5_dataset_create")
             .text("name", "u")
             .numbers("dims", dims)
