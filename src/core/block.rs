@@ -231,24 +231,40 @@ impl Dataset {
             })
     }
 
+    /// The transfer property list of independent or collective transfers, made on the
+    /// dataset's first transfer of that kind (a new list per call cost a third of a small
+    /// write's instructions).
+    fn transfer_list(&self, collective: bool) -> Result<&h5::id::Id> {
+        let list = &self.transfer_lists[collective as usize];
+        if let Some(dxpl) = list.get() {
+            return Ok(dxpl);
+        }
+        let dxpl = h5::plist::transfer(collective)?;
+        Ok(list.get_or_init(|| dxpl))
+    }
+
     fn run(&self, mut plan: Plan<'_>, collective: bool, calls: usize) -> Result<()> {
         if calls == 0 {
             return Ok(());
         }
         let mem_type = h5::types::native(plan.mem_dtype)?;
         let file_space = h5::dataset::space(&self.id)?;
-        let dxpl = h5::plist::transfer(collective)?;
-        // Writes were checked value by value (`plan`); a read that converts stops at a
-        // stored value that the memory type cannot hold.
+        // Writes were checked value by value (`check_block`); a read that converts stops at
+        // a stored value that the memory type cannot hold, with a list of its own.
         let stored = self.dtype();
         let refusing = matches!(plan.buffer, Buffer::Sink(_)) && plan.mem_dtype != stored;
-        if refusing {
+        let converting;
+        let dxpl = if refusing {
+            converting = h5::plist::transfer(collective)?;
             let into_integer = matches!(
                 plan.mem_dtype.class(),
                 Class::SignedInt | Class::UnsignedInt
             );
-            h5::plist::refuse_out_of_range(&dxpl, into_integer)?;
-        }
+            h5::plist::refuse_out_of_range(&converting, into_integer)?;
+            &converting
+        } else {
+            self.transfer_list(collective)?
+        };
         let mut first_error = None;
         for call in 0..calls {
             let piece = plan.pieces.get(call);
@@ -276,7 +292,7 @@ impl Dataset {
                     mem_type: &mem_type,
                     mem_space: &mem_space,
                     file_space: &selected,
-                    dxpl: &dxpl,
+                    dxpl,
                 };
                 match &mut plan.buffer {
                     Buffer::Source(b) => h5::dataset::write(&transfer, &b[range]),

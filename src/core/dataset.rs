@@ -1,5 +1,6 @@
 //! Datasets: collective create, open and close; local queries.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use crate::core::collective::{self, Args, Collective, Members};
@@ -67,6 +68,8 @@ pub struct Dataset {
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any.
     pub(crate) blocks: Option<BlockTable>,
+    /// Its transfer property lists, independent and collective, made when first needed.
+    pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -170,6 +173,7 @@ impl File {
             max_storage_dims,
             filtered: layout.filtered(),
             blocks: None,
+            transfer_lists: Default::default(),
         }))
     }
 
@@ -288,6 +292,7 @@ impl Collective for OpenDataset {
             max_storage_dims,
             filtered,
             blocks,
+            transfer_lists: Default::default(),
         }))
     }
 }

@@ -250,10 +250,10 @@ pub fn independent_read() -> Result<(Id, Id)> {
     Ok((aapl, lapl))
 }
 
-/// Link creation: make the intermediate groups of a name like "results/step1/u".
 /// `H5P_DEFAULT`: HDF5's default list of any class.
 pub const DEFAULT: hid_t = hdf5_sys::h5p::H5P_DEFAULT;
 
+/// Link creation: make the intermediate groups of a name like "results/step1/u".
 pub fn link_create() -> Result<Id> {
     let lcpl = create(H5P_CLS_LINK_CREATE)?;
     let p = lcpl.raw();
