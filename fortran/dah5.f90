@@ -49,6 +49,7 @@ module dah5
   ! dah5_darray_write flag; file option flag.
   integer(c_int32_t), parameter, public :: DAH5_DARRAY_PARTIAL = 256
   integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
+  integer(c_int32_t), parameter, public :: DAH5_NO_CHECKS = 128
   ! dah5_direct_open flag: an advisory fcntl lock around each write.
   integer(c_int32_t), parameter, public :: DAH5_DIRECT_LOCK = 32
   integer(c_int32_t), parameter, public :: DAH5_NO_FILE_LOCKING = 64

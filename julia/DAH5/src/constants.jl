@@ -24,6 +24,7 @@ const DAH5_UNLIMITED = typemax(UInt64)
 # dah5_darray_write flag; file option flag.
 const DAH5_DARRAY_PARTIAL = UInt32(256)
 const DAH5_ATOMIC = UInt32(1)
+const DAH5_NO_CHECKS = UInt32(128)
 
 # dah5_direct_open flag: an advisory fcntl lock around each write.
 const DAH5_DIRECT_LOCK = UInt32(32)
