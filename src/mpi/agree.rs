@@ -215,6 +215,12 @@ fn refuse_out_of_step(comm: &Comm, operation: &str) -> Result<()> {
             ),
         ));
     }
+    // At most once per NOTE_LOOK_INTERVAL: a probe costs more than the reduction it
+    // guards (MPI_Iprobe took 1.7 µs of a 4.3 µs agreement with Open MPI 4). A note that
+    // came in since is found while this call waits (then as a timeout).
+    if !comm.time_to_look(NOTE_LOOK_INTERVAL) {
+        return Ok(());
+    }
     if let Some(rank) = roll_call::gave_up(comm)? {
         comm.mark_broken();
         return Err(gave_up_error(operation, rank));

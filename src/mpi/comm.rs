@@ -24,6 +24,10 @@ pub struct Comm {
     /// How long its collective calls wait for every rank (`DAH5_COLLECTIVE_TIMEOUT`, read
     /// when the file is opened); `None`: for ever.
     timeout: Option<std::time::Duration>,
+    /// When it was made, and when (µs after that) a collective call last looked for other
+    /// ranks' roll-call notes (see [`Comm::time_to_look`]).
+    made: std::time::Instant,
+    last_look_micros: std::sync::atomic::AtomicU64,
 }
 
 // SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
@@ -67,6 +71,8 @@ impl Comm {
             size: 0,
             broken: std::sync::atomic::AtomicBool::new(false),
             timeout: crate::mpi::agree::timeout_from_env(),
+            made: std::time::Instant::now(),
+            last_look_micros: std::sync::atomic::AtomicU64::new(0),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -98,6 +104,19 @@ impl Comm {
     /// How long a collective call waits for every rank; `None`: for ever.
     pub fn timeout(&self) -> Option<std::time::Duration> {
         self.timeout
+    }
+
+    /// Whether `interval` has passed since the last call that returned true (the first
+    /// call returns true).
+    pub fn time_to_look(&self, interval: std::time::Duration) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let now = self.made.elapsed().as_micros() as u64 + 1;
+        let last = self.last_look_micros.load(Relaxed);
+        if last != 0 && now - last < interval.as_micros() as u64 {
+            return false;
+        }
+        self.last_look_micros.store(now, Relaxed);
+        true
     }
 
     /// Whether a collective call on this communicator timed out (see `agree`).
