@@ -10,6 +10,9 @@ use mpi_sys::{
 use crate::error::{Error, Result};
 use crate::mpi::{check, is_active};
 
+/// The first of the tags of agreement messages (see [`Comm::next_agreement_tag`]).
+const AGREEMENT_TAGS: i32 = 16384;
+
 /// A duplicate of the caller's communicator. dah5's own messages (the agreement reductions)
 /// travel on it, so they can never match the caller's messages, and its error handler
 /// returns errors instead of aborting the job.
@@ -28,6 +31,8 @@ pub struct Comm {
     /// ranks' roll-call notes (see [`Comm::time_to_look`]).
     made: std::time::Instant,
     last_look_micros: std::sync::atomic::AtomicU64,
+    /// How many agreements were made on it: their messages' tags.
+    agreements: std::sync::atomic::AtomicU32,
 }
 
 // SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
@@ -73,6 +78,7 @@ impl Comm {
             timeout: crate::mpi::agree::timeout_from_env(),
             made: std::time::Instant::now(),
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
+            agreements: std::sync::atomic::AtomicU32::new(0),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -104,6 +110,15 @@ impl Comm {
     /// How long a collective call waits for every rank; `None`: for ever.
     pub fn timeout(&self) -> Option<std::time::Duration> {
         self.timeout
+    }
+
+    /// The tag of the next agreement's messages: 16384 + its number mod 16384 (every MPI
+    /// allows tags up to 32767; the roll call's tag is below 16384).
+    pub fn next_agreement_tag(&self) -> i32 {
+        let n = self
+            .agreements
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        AGREEMENT_TAGS + (n % AGREEMENT_TAGS as u32) as i32
     }
 
     /// Whether `interval` has passed since the last call that returned true (the first

@@ -1,12 +1,11 @@
 //! After a collective call timed out: which ranks never arrived?
 //!
-//! A pending `MPI_Iallreduce` cannot say who has joined it. So every rank that timed out
-//! sends a note to every other rank on the file's communicator (a dah5-private dup, so the
-//! notes can never match the caller's messages), and listens for the others' notes for a
-//! grace period. A rank that sent none was not waiting in a collective call of dah5 on
-//! this communicator: it skipped the call or is stuck elsewhere. Any collective call of dah5
-//! on the communicator would have matched the pending reduction, so "waiting" and "arrived"
-//! are the same thing here.
+//! A pending agreement cannot say who has joined it (a rank waits for one partner at a
+//! time). So every rank that timed out sends a note to every other rank on the file's
+//! communicator (a dah5-private dup, so the notes can never match the caller's messages),
+//! and listens for the others' notes for a grace period. A rank that sent none was not
+//! waiting in a collective call of dah5 on this communicator: it skipped the call or is
+//! stuck elsewhere (a rank waiting in another dah5 call times out too, and sends its notes).
 //!
 //! The notes also tell the ranks that did *not* time out that the file's collective calls
 //! are out of step: nobody receives a note meant for them, so [`gave_up`] finds it in every
@@ -24,7 +23,7 @@ use crate::error::Result;
 use crate::mpi::check;
 use crate::mpi::comm::Comm;
 
-/// A tag no other dah5 message uses (the agreement uses collectives only).
+/// A tag no other dah5 message uses (the agreements' tags start at 16384).
 const ROLL_CALL_TAG: i32 = 0x0da5;
 
 /// The note's content does not matter, only its sender; a static lives as long as the
