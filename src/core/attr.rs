@@ -158,7 +158,7 @@ impl File {
 
     /// Check an attribute write this rank can check alone.
     fn check_attr_write<'a>(&self, at: AttrName<'a>) -> Result<AttrName<'a>> {
-        self.check_writable()?;
+        self.shared.check_writable()?;
         let at = at.check()?;
         self.claim_room(|| at.describe(), 0)?;
         Ok(at)

@@ -65,55 +65,53 @@ struct Plan<'a> {
     buffer: Buffer<'a>,
 }
 
-/// `dah5_write_block`: write one rank's block (collective or independent).
-pub struct WriteBlock<'a>(pub BlockRequest<'a>);
+/// `dah5_write_block` (`WRITE`) or `dah5_read_block`: one rank's block, collective or
+/// independent. Its check cuts it into the pieces it moves.
+pub struct Transfer<'a, const WRITE: bool> {
+    request: BlockRequest<'a>,
+    pieces: Vec<Piece>,
+}
 
-/// `dah5_read_block`: read one rank's block (collective or independent).
-pub struct ReadBlock<'a>(pub BlockRequest<'a>);
+pub type WriteBlock<'a> = Transfer<'a, true>;
+pub type ReadBlock<'a> = Transfer<'a, false>;
 
-impl Collective for WriteBlock<'_> {
-    const NAME: &'static str = "dah5_write_block";
-    const NEEDS_MAX: bool = true;
-    type Target = Dataset;
-    type Output = ();
-
-    fn check(self, dataset: &Dataset) -> Result<Self> {
-        dataset.check_block(&self.0).map(|()| self)
-    }
-
-    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
-        dataset.block_args(Self::NAME, &self.0)
-    }
-
-    fn local_max(&self, dataset: &Dataset) -> u64 {
-        dataset.pieces(&self.0).map_or(0, |p| p.len() as u64)
-    }
-
-    fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
-        dataset.transfer(self.0, calls as usize)
+impl<'a, const WRITE: bool> Transfer<'a, WRITE> {
+    pub fn new(request: BlockRequest<'a>) -> Self {
+        Transfer {
+            request,
+            pieces: Vec::new(),
+        }
     }
 }
 
-impl Collective for ReadBlock<'_> {
-    const NAME: &'static str = "dah5_read_block";
+impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
+    const NAME: &'static str = if WRITE {
+        "dah5_write_block"
+    } else {
+        "dah5_read_block"
+    };
     const NEEDS_MAX: bool = true;
     type Target = Dataset;
     type Output = ();
 
     fn check(self, dataset: &Dataset) -> Result<Self> {
-        dataset.check_block(&self.0).map(|()| self)
+        dataset.check_block(&self.request)?;
+        let pieces = dataset.pieces(&self.request)?;
+        Ok(Transfer { pieces, ..self })
     }
 
     fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
-        dataset.block_args(Self::NAME, &self.0)
+        dataset
+            .args(Self::NAME)
+            .text("mem_dtype", self.request.mem_dtype.name())
     }
 
-    fn local_max(&self, dataset: &Dataset) -> u64 {
-        dataset.pieces(&self.0).map_or(0, |p| p.len() as u64)
+    fn local_max(&self, _dataset: &Dataset) -> u64 {
+        self.pieces.len() as u64
     }
 
     fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
-        dataset.transfer(self.0, calls as usize)
+        dataset.transfer(self.request, self.pieces, calls as usize)
     }
 }
 
@@ -191,7 +189,6 @@ impl Dataset {
         if let (Buffer::Source(bytes), true) = (&request.buffer, mem != stored) {
             convert::check_values_fit(mem, stored, bytes, self.name())?;
         }
-        max_piece_bytes()?;
         Ok(())
     }
 
@@ -206,17 +203,13 @@ impl Dataset {
         ))
     }
 
-    fn block_args<'a>(&'a self, name: &'static str, request: &BlockRequest<'_>) -> Args<'a> {
-        self.args(name).text("mem_dtype", request.mem_dtype.name())
-    }
-
     /// Write or read the block in `calls` HDF5 transfers: one per piece, then (collective
     /// only) empty ones until this rank has taken part in as many as the rank with the
     /// most pieces. A failed write is remembered by the file.
-    fn transfer(&self, request: BlockRequest<'_>, calls: usize) -> Result<()> {
+    fn transfer(&self, request: BlockRequest<'_>, pieces: Vec<Piece>, calls: usize) -> Result<()> {
         let direction = request.direction();
         let plan = Plan {
-            pieces: self.pieces(&request)?,
+            pieces,
             mem_dtype: request.mem_dtype,
             buffer: request.buffer,
         };

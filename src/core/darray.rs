@@ -326,15 +326,16 @@ impl Collective for DarrayRequest<'_> {
         if let Err(e) = file.settle("the block table", table_written) {
             return Err(file.take_out(dataset.take_id(), &name, e));
         }
-        let block = Ok(WriteBlock(BlockRequest {
+        let collective = self.collective || dataset.filtered;
+        let block = Ok(WriteBlock::new(BlockRequest {
             offset: self.offset,
             count: self.count,
             mem_dtype: dataset.dtype(),
             convert: false,
-            collective: self.collective || dataset.filtered,
+            collective,
             buffer: Buffer::Source(self.data),
         }));
-        let data_written = if self.collective || dataset.filtered {
+        let data_written = if collective {
             collective::run(&mut dataset, block)
         } else {
             collective::run_alone(&mut dataset, block)

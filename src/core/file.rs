@@ -123,37 +123,23 @@ impl FileRequest {
     }
 }
 
-/// `dah5_file_create`: a rank's request to create a file.
-pub struct CreateFile(pub FileRequest);
+/// `dah5_file_create` (`CREATE`) or `dah5_file_open`: a rank's request for a file.
+pub struct FileCall<const CREATE: bool>(pub FileRequest);
 
-/// `dah5_file_open`: a rank's request to open a file.
-pub struct OpenFile(pub FileRequest);
+pub type CreateFile = FileCall<true>;
+pub type OpenFile = FileCall<false>;
 
-impl Collective for CreateFile {
-    const NAME: &'static str = "dah5_file_create";
+impl<const CREATE: bool> Collective for FileCall<CREATE> {
+    const NAME: &'static str = if CREATE {
+        "dah5_file_create"
+    } else {
+        "dah5_file_open"
+    };
     type Target = Arc<Comm>;
     type Output = File;
 
     fn check(self, _comm: &Arc<Comm>) -> Result<Self> {
-        self.0.validate().map(CreateFile)
-    }
-
-    fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
-        self.0.args(Self::NAME)
-    }
-
-    fn act(self, comm: &mut Arc<Comm>, _: u64) -> Result<File> {
-        File::open_agreed(comm, self.0)
-    }
-}
-
-impl Collective for OpenFile {
-    const NAME: &'static str = "dah5_file_open";
-    type Target = Arc<Comm>;
-    type Output = File;
-
-    fn check(self, _comm: &Arc<Comm>) -> Result<Self> {
-        self.0.validate().map(OpenFile)
+        self.0.validate().map(FileCall)
     }
 
     fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
@@ -430,11 +416,6 @@ impl File {
     /// The file in an agreement's arguments.
     pub(crate) fn args(&self, name: &'static str) -> Args<'_> {
         Args::of(name).text("file", &self.shared.path)
-    }
-
-    /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
-    pub(crate) fn check_writable(&self) -> Result<()> {
-        self.shared.check_writable()
     }
 
     /// A dataspace of `dims` and `max_dims` (storage order) for a new dataset.

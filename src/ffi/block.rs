@@ -103,7 +103,7 @@ pub unsafe extern "C" fn dah5_write_block(
     let buffer = |len| unsafe { args::source(buf, len, "buf") }.map(Buffer::Source);
     transfer(dataset, is_collective(xfer_flags), |d| {
         // SAFETY: by this function's contract.
-        unsafe { block_request(d, &raw, buffer) }.map(WriteBlock)
+        unsafe { block_request(d, &raw, buffer) }.map(WriteBlock::new)
     })
 }
 
@@ -134,6 +134,6 @@ pub unsafe extern "C" fn dah5_read_block(
     let buffer = |len| unsafe { args::sink(buf, len, "buf") }.map(Buffer::Sink);
     transfer(dataset, is_collective(xfer_flags), |d| {
         // SAFETY: by this function's contract.
-        unsafe { block_request(d, &raw, buffer) }.map(ReadBlock)
+        unsafe { block_request(d, &raw, buffer) }.map(ReadBlock::new)
     })
 }

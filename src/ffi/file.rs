@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use crate::core::collective::{self, Collective};
 use crate::core::file::{
-    Access, CloseFile, CreateFile, File, FileRequest, Flush, OpenFile, SetAtomic,
+    Access, CloseFile, CreateFile, File, FileCall, FileRequest, Flush, OpenFile, SetAtomic,
 };
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
@@ -102,7 +102,7 @@ pub unsafe extern "C" fn dah5_file_create_with(
             flags,
             options,
             file_out,
-            |request| File::open(comm, request.map(CreateFile)),
+            |request| File::open(comm, request.map(FileCall::<true>)),
         )
     }
 }
@@ -151,7 +151,7 @@ pub unsafe extern "C" fn dah5_file_open_with(
             flags,
             options,
             file_out,
-            |request| File::open(comm, request.map(OpenFile)),
+            |request| File::open(comm, request.map(FileCall::<false>)),
         )
     }
 }
