@@ -68,7 +68,8 @@ fn darrays_in_2d_and_3d_from_4_ranks_read_back_on_1_2_3_by_table_and_by_partitio
     }
     let header = h5dump_header(&dir, "a.h5");
     assert!(
-        header.contains("ATTRIBUTE \"dah5_block_offsets\""),
+        header.contains("ATTRIBUTE \"dah5_block_table\"")
+            && header.contains("GROUP \"dah5_blocks\""),
         "{header}"
     );
 }

@@ -3,8 +3,8 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
+use crate::core::block_table::Recorded;
 use crate::core::collective::{self, Args, Collective, Members};
-use crate::core::darray::BlockTable;
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
@@ -67,7 +67,7 @@ pub struct Dataset {
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any.
-    pub(crate) blocks: Option<BlockTable>,
+    pub(crate) blocks: Option<Recorded>,
     /// Its transfer property lists, independent and collective, made when first needed.
     pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
@@ -282,7 +282,7 @@ impl Collective for OpenDataset {
             )
         })?;
         let filtered = h5::plist::has_filters(&h5::dataset::create_plist(&id)?)?;
-        let blocks = BlockTable::read(&id, storage_dims.len()).map_err(context)?;
+        let blocks = Recorded::read(&id, &storage_dims).map_err(context)?;
         Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,

@@ -13,7 +13,7 @@ use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 
 use crate::core::block::{Buffer, Direction};
-use crate::core::darray::{BlockTable, Blocks};
+use crate::core::block_table::{BlockTable, Blocks};
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::core::space;
@@ -95,7 +95,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         }
     }
     if let Some(table) = table {
-        table.write(&file, &plan.name, plan.order)?;
+        table.write(&file, &plan.name, plan.order, true)?;
     }
     file.close()
 }

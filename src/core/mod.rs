@@ -5,6 +5,7 @@
 
 pub mod attr;
 pub mod block;
+pub mod block_table;
 pub mod collective;
 pub mod convert;
 pub mod darray;

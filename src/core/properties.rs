@@ -3,7 +3,8 @@
 //! panic or overflow (debug builds check overflow), and every rejection is an error value.
 //! A small deterministic generator keeps the runs reproducible without extra crates.
 
-use crate::core::darray::{BlockTable, partition};
+use crate::core::block_table::BlockTable;
+use crate::core::darray::partition;
 use crate::core::direct::for_each_run;
 use crate::core::layout::{self, LayoutRequest, UNLIMITED};
 use crate::core::shape::{Order, byte_len, check_block, check_dims, element_count};

@@ -4,9 +4,10 @@ use hdf5_sys::h5d::{
     H5D_CONTIGUOUS, H5D_LAYOUT_ERROR, H5Dclose, H5Dcreate2, H5Dget_create_plist, H5Dget_offset,
     H5Dget_space, H5Dget_type, H5Dopen2, H5Dread, H5Dset_extent, H5Dwrite,
 };
+use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5l::H5Ldelete;
 use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_external_count, H5Pget_layout};
-use hdf5_sys::h5s::H5Sclose;
+use hdf5_sys::h5s::{H5S_ALL, H5Sclose};
 use hdf5_sys::h5t::H5Tclose;
 
 use crate::error::Result;
@@ -44,10 +45,20 @@ pub fn unlink(file: &Id, name: &str) -> Result<()> {
 
 /// Open the existing dataset `name`, collective.
 pub fn open(file: &Id, name: &str) -> Result<Id> {
+    open_with(file, name, H5P_DEFAULT)
+}
+
+/// Open the existing dataset `name` on this rank alone (its metadata read independently).
+pub fn open_independent(file: &Id, name: &str) -> Result<Id> {
+    let dapl = crate::h5::plist::independent_dataset_access()?;
+    open_with(file, name, dapl.raw())
+}
+
+fn open_with(file: &Id, name: &str, dapl: hid_t) -> Result<Id> {
     let c_name = c_string(name)?;
     let f = file.raw();
-    // SAFETY: `f` is an open file and the name is NUL-terminated.
-    h5call!(unsafe { H5Dopen2(f, c_name.as_ptr(), H5P_DEFAULT) }, closed by H5Dclose)
+    // SAFETY: `f` is an open file, the name is NUL-terminated, `dapl` a dataset access list.
+    h5call!(unsafe { H5Dopen2(f, c_name.as_ptr(), dapl) }, closed by H5Dclose)
 }
 
 pub fn space(dataset: &Id) -> Result<Id> {
@@ -125,6 +136,30 @@ pub fn write(t: &Transfer<'_>, buf: &[u8]) -> Result<()> {
     // SAFETY: the caller sized `buf` to the memory selection; HDF5 only reads from it.
     h5call!(unsafe { H5Dwrite(ids.0, ids.1, ids.2, ids.3, ids.4, buf.as_ptr().cast()) })?;
     Ok(())
+}
+
+/// Write all of a dataset from `buf` (elements of `mem_type`, independent transfer).
+pub fn write_whole(dataset: &Id, mem_type: &Id, buf: &[u8]) -> Result<()> {
+    let all = Id::borrowed(H5S_ALL);
+    let dxpl = Id::borrowed(H5P_DEFAULT);
+    write(&whole(dataset, mem_type, &all, &dxpl), buf)
+}
+
+/// Read all of a dataset into `buf` (elements of `mem_type`, independent transfer).
+pub fn read_whole(dataset: &Id, mem_type: &Id, buf: &mut [u8]) -> Result<()> {
+    let all = Id::borrowed(H5S_ALL);
+    let dxpl = Id::borrowed(H5P_DEFAULT);
+    read(&whole(dataset, mem_type, &all, &dxpl), buf)
+}
+
+fn whole<'a>(dataset: &'a Id, mem_type: &'a Id, all: &'a Id, dxpl: &'a Id) -> Transfer<'a> {
+    Transfer {
+        dataset,
+        mem_type,
+        mem_space: all,
+        file_space: all,
+        dxpl,
+    }
 }
 
 /// Read into `buf`, which has room for exactly the elements selected in `mem_space`.

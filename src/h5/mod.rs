@@ -40,6 +40,7 @@ pub mod attr;
 pub mod dataset;
 mod error_stack;
 pub mod file;
+pub mod group;
 pub mod id;
 pub mod plist;
 pub mod space;

@@ -7,12 +7,12 @@ use hdf5_sys::h5d::{
 use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDENT};
 use hdf5_sys::h5p::{
-    H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_CLS_LINK_ACCESS,
-    H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
-    H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
-    H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
-    H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
-    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
+    H5P_CLS_DATASET_ACCESS, H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS,
+    H5P_CLS_LINK_ACCESS, H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config,
+    H5Pget_nfilters, H5Pset_alignment, H5Pset_all_coll_metadata_ops, H5Pset_alloc_time,
+    H5Pset_cache, H5Pset_chunk, H5Pset_coll_metadata_write, H5Pset_create_intermediate_group,
+    H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time,
+    H5Pset_layout, H5Pset_mdc_config, H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
 };
 use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
@@ -248,6 +248,15 @@ pub fn independent_read() -> Result<(Id, Id)> {
         h5call!(unsafe { H5Pset_all_coll_metadata_ops(p, 0) })?;
     }
     Ok((aapl, lapl))
+}
+
+/// Dataset access for an open that one rank makes alone (see [`independent_read`]).
+pub fn independent_dataset_access() -> Result<Id> {
+    let dapl = create(H5P_CLS_DATASET_ACCESS)?;
+    let p = dapl.raw();
+    // SAFETY: `p` is a dataset access list.
+    h5call!(unsafe { H5Pset_all_coll_metadata_ops(p, 0) })?;
+    Ok(dapl)
 }
 
 /// `H5P_DEFAULT`: HDF5's default list of any class.

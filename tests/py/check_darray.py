@@ -2,7 +2,7 @@
 schema in README.md ("File schema").
 
     check_darray.py blocks PATH DSET DTYPE    rebuild the array block by block from the
-                                              dah5_* attributes; every block holds the
+                                              block table (schema 2); every block holds the
                                               pattern, together they cover the array
     check_darray.py attrs PATH                attributes of every dtype, and strings
     check_darray.py series PATH STEPS         the extendible time series
@@ -23,10 +23,12 @@ def blocks(path, name, dtype):
     with h5py.File(path, "r") as f:
         d = f[name]
         a = d.attrs
-        assert a["dah5_darray_version"] == 1, dict(a)
+        assert a["dah5_darray_version"] == 2, dict(a)
         assert a["dah5_writer_order"] in ("C", "F"), a["dah5_writer_order"]
-        offsets, counts = a["dah5_block_offsets"], a["dah5_block_counts"]
-        assert offsets.shape == counts.shape == (a["dah5_nblocks"], d.ndim), offsets.shape
+        table = f[a["dah5_block_table"]]
+        assert table.shape == (a["dah5_nblocks"], 2, d.ndim), table.shape
+        assert table.attrs["dah5_table_of"] == d.name, table.attrs["dah5_table_of"]
+        offsets, counts = table[:, 0, :], table[:, 1, :]
         expected = pattern(dtype, d.size).reshape(d.shape)
         covered = np.zeros(d.shape, dtype=np.int64)
         for offset, count in zip(offsets, counts):
@@ -37,7 +39,7 @@ def blocks(path, name, dtype):
             covered[where] += 1
         assert covered.max() <= 1, "blocks overlap"
         assert bool(a["dah5_complete"]) == bool(covered.min() == 1), "dah5_complete is wrong"
-        print(f"{name}: {len(offsets)} blocks rebuilt from the attributes, order "
+        print(f"{name}: {len(offsets)} blocks rebuilt from the block table, order "
               f"{a['dah5_writer_order']}, complete {bool(a['dah5_complete'])}")
 
 

@@ -1,0 +1,572 @@
+//! The decomposition recorded with a distributed array (its block table): checked in
+//! O(P log P), written, and read back, in schema 2 (what dah5 writes) and schema 1 (what
+//! dah5 0.1 wrote). Everything is in HDF5's C order whatever the writer's order, one row
+//! per rank of the writing communicator (a rank with nothing has a zero count).
+//!
+//! Schema 2: scalar attributes on the darray, which every reader (netCDF-C included) can
+//! show, and the rows in a dataset of their own, which has no size limit and stays out of
+//! the way (netCDF and xarray list the reserved group only when asked for it):
+//!
+//! | on the darray         | type          | value                                    |
+//! |-----------------------|---------------|------------------------------------------|
+//! | `dah5_darray_version` | uint32 scalar | 2                                        |
+//! | `dah5_writer_order`   | UTF-8 string  | `"C"` or `"F"`                           |
+//! | `dah5_nblocks`        | uint64 scalar | number of blocks (rows)                  |
+//! | `dah5_complete`       | uint8 scalar  | 1 if the blocks cover the whole array    |
+//! | `dah5_block_table`    | UTF-8 string  | absolute path of the table dataset       |
+//!
+//! The table dataset, `/dah5_blocks/<the darray's path>`: uint64 (nblocks, 2, ndims),
+//! `[i, 0, :]` block i's offset, `[i, 1, :]` its count; attribute `dah5_table_of` names the
+//! darray.
+//!
+//! Schema 1 (read only): the same scalars with version 1 and no `dah5_block_table`, and the
+//! rows as 2-D attributes `dah5_block_offsets` and `dah5_block_counts`, uint64
+//! (nblocks, ndims). netCDF-C cannot open a file with 2-D attributes, and attributes stop at
+//! 64 KiB (8,000 ranks of a 1-D array), hence schema 2.
+
+use std::cell::OnceCell;
+
+use crate::core::attr::{AttrValue, write_value};
+use crate::core::layout::Layout;
+use crate::core::shape::{Order, byte_len, check_block, element_count};
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
+use crate::h5;
+use crate::h5::attr::Place;
+use crate::h5::id::Id;
+
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The group that holds every darray's table dataset.
+pub const TABLES_GROUP: &str = "/dah5_blocks";
+
+/// Where the table of the darray `name` (a path from the root) is kept.
+pub fn table_path(name: &str) -> String {
+    format!("{TABLES_GROUP}{}", absolute(name))
+}
+
+/// `name`, a path from the root, as an absolute path.
+fn absolute(name: &str) -> String {
+    format!("/{}", name.trim_start_matches('/'))
+}
+
+/// Blocks as (offsets, counts), one row of ndims values per block.
+pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
+
+/// One block per writing rank, in storage (C) order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockTable {
+    pub offsets: Vec<Vec<u64>>,
+    pub counts: Vec<Vec<u64>>,
+    /// Whether the blocks cover the whole array.
+    pub complete: bool,
+}
+
+fn is_empty(count: &[u64]) -> bool {
+    count.contains(&0)
+}
+
+/// Whether two non-empty blocks share an element.
+fn overlap(a: (&[u64], &[u64]), b: (&[u64], &[u64])) -> bool {
+    (0..a.0.len()).all(|d| a.0[d].max(b.0[d]) < (a.0[d] + a.1[d]).min(b.0[d] + b.1[d]))
+}
+
+/// Blocks as the overlap search cuts them: per piece, the rank it belongs to and its
+/// bounds (`lo` then `hi`, exclusive, ndims each) in one flat array.
+struct Pieces {
+    ndims: usize,
+    rank: Vec<usize>,
+    bounds: Vec<u64>,
+}
+
+impl Pieces {
+    fn lo(&self, piece: usize, d: usize) -> u64 {
+        self.bounds[piece * 2 * self.ndims + d]
+    }
+
+    /// A copy of `piece` with its bounds in dimension `d` narrowed to `lo .. hi`.
+    fn cut(&mut self, piece: usize, d: usize, lo: u64, hi: u64) -> usize {
+        let n = self.ndims;
+        let start = piece * 2 * n;
+        self.bounds.extend_from_within(start..start + 2 * n);
+        let new = self.rank.len();
+        self.rank.push(self.rank[piece]);
+        self.bounds[new * 2 * n + d] = lo;
+        self.bounds[new * 2 * n + n + d] = hi;
+        new
+    }
+}
+
+/// Two ranks whose blocks overlap, among the non-empty in-bounds blocks of `ranks`, found
+/// by cutting space instead of comparing pairs. A region holding two or more pieces is cut
+/// at the median of their distinct starts in one dimension (the dimensions taken in turn);
+/// a piece reaching across the cut goes to both sides, cut to each. A region of one piece
+/// holds no overlap; pieces that all start at the same corner overlap there. Decompositions
+/// (slabs, pencils, grids, hypercubes, irregular tilings) are cut along their own block
+/// boundaries, so few pieces are ever cut: O(P log P) in all of them. The regions are
+/// searched in a fixed order, so every rank finds the same pair.
+fn find_overlap(
+    offsets: &[Vec<u64>],
+    counts: &[Vec<u64>],
+    ranks: &[usize],
+) -> Option<(usize, usize)> {
+    let ndims = offsets.first()?.len();
+    let mut pieces = Pieces {
+        ndims,
+        rank: ranks.to_vec(),
+        bounds: ranks
+            .iter()
+            .flat_map(|&r| {
+                offsets[r]
+                    .iter()
+                    .copied()
+                    .chain((0..ndims).map(move |d| offsets[r][d] + counts[r][d]))
+            })
+            .collect(),
+    };
+    // Regions still to search: their pieces, and the dimension to try cutting first.
+    let mut regions: Vec<(Vec<usize>, usize)> = vec![((0..ranks.len()).collect(), 0)];
+    while let Some((region, first_dim)) = regions.pop() {
+        if region.len() < 2 {
+            continue;
+        }
+        let spread = (0..ndims).map(|i| (first_dim + i) % ndims).find(|&d| {
+            region
+                .iter()
+                .any(|&p| pieces.lo(p, d) != pieces.lo(region[0], d))
+        });
+        let Some(d) = spread else {
+            let (a, b) = (pieces.rank[region[0]], pieces.rank[region[1]]);
+            return Some((a.min(b), a.max(b)));
+        };
+        let mut starts: Vec<u64> = region.iter().map(|&p| pieces.lo(p, d)).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let at = starts[starts.len() / 2];
+        let (mut below, mut above) = (Vec::new(), Vec::new());
+        for p in region {
+            let (lo, hi) = (pieces.lo(p, d), pieces.bounds[p * 2 * ndims + ndims + d]);
+            if hi <= at {
+                below.push(p);
+            } else if lo >= at {
+                above.push(p);
+            } else {
+                below.push(pieces.cut(p, d, lo, at));
+                above.push(pieces.cut(p, d, at, hi));
+            }
+        }
+        let next = (d + 1) % ndims;
+        regions.push((above, next));
+        regions.push((below, next));
+    }
+    None
+}
+
+impl BlockTable {
+    /// Check a gathered table against `dims` (all in storage order): every block inside,
+    /// no two overlapping. Errors name the ranks and blocks in the writer's `order`.
+    pub fn validate(
+        dims: &[u64],
+        offsets: Vec<Vec<u64>>,
+        counts: Vec<Vec<u64>>,
+        order: Order,
+    ) -> Result<BlockTable> {
+        let show = |rank: usize| {
+            format!(
+                "rank {rank}'s block offset {:?} count {:?}",
+                order.to_storage(&offsets[rank]),
+                order.to_storage(&counts[rank])
+            )
+        };
+        let nonempty: Vec<usize> = (0..offsets.len())
+            .filter(|&r| !is_empty(&counts[r]))
+            .collect();
+        for &rank in &nonempty {
+            check_block(dims, &offsets[rank], &counts[rank]).map_err(|e| {
+                Error::new(
+                    ErrorKind::OutOfBounds,
+                    format!(
+                        "{} reaches outside dims {:?}: {}",
+                        show(rank),
+                        order.to_storage(dims),
+                        e.message
+                    ),
+                )
+            })?;
+        }
+        if let Some((a, b)) = find_overlap(&offsets, &counts, &nonempty) {
+            return Err(Error::invalid(format!(
+                "{} and {} overlap: every element must have one writer",
+                show(a),
+                show(b)
+            )));
+        }
+        let mut table = BlockTable {
+            offsets,
+            counts,
+            complete: false,
+        };
+        // In bounds and disjoint: they cover the array iff their sizes add up to it.
+        table.complete = Some(table.covered()) == element_count(dims);
+        Ok(table)
+    }
+
+    /// The elements the blocks hold together (saturating).
+    pub fn covered(&self) -> u64 {
+        self.counts
+            .iter()
+            .filter(|c| !is_empty(c))
+            .map(|c| element_count(c).unwrap_or(u64::MAX))
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// The largest extent of any block in each dimension: the chunk that gives a regular
+    /// decomposition one chunk per block.
+    pub fn largest_block(&self) -> Vec<u64> {
+        let ndims = self.counts.first().map_or(0, Vec::len);
+        (0..ndims)
+            .map(|d| self.counts.iter().map(|c| c[d]).max().unwrap_or(1))
+            .collect()
+    }
+
+    /// The rows as the table dataset holds them: per block, its offset then its count.
+    fn rows(&self) -> Vec<u8> {
+        self.offsets
+            .iter()
+            .zip(&self.counts)
+            .flat_map(|(o, c)| o.iter().chain(c))
+            .flat_map(|v| v.to_ne_bytes())
+            .collect()
+    }
+
+    /// Record the table of the darray `name` in schema 2 (collective in a parallel file:
+    /// every rank makes the metadata calls; only the rank with `writes_rows` writes the
+    /// table's rows, in one independent write).
+    pub(crate) fn write(
+        &self,
+        file: &Id,
+        name: &str,
+        order: Order,
+        writes_rows: bool,
+    ) -> Result<()> {
+        let ndims = self.largest_block().len() as u64;
+        let nblocks = self.offsets.len() as u64;
+        let path = table_path(name);
+        let u64s = h5::types::native(Dtype::Uint64)?;
+        let table = h5::dataset::create(
+            file,
+            &path,
+            &u64s,
+            &h5::space::simple(&[nblocks, 2, ndims])?,
+            &h5::plist::link_create()?,
+            &h5::plist::dataset_create(&Layout::contiguous(), false)?,
+        )
+        .map_err(|e| e.context(format_args!("block table {path:?}")))?;
+        if writes_rows && nblocks > 0 {
+            h5::dataset::write_whole(&table, &u64s, &self.rows())?;
+        }
+        let scalar = h5::space::scalar()?;
+        write_value(
+            &Place {
+                file: &table,
+                object: ".",
+                name: "dah5_table_of",
+            },
+            &AttrValue::Text(&absolute(name)),
+            &scalar,
+        )?;
+        table.close()?;
+        let numbers = |dtype, data| AttrValue::Numbers {
+            dtype,
+            shape: vec![],
+            data,
+        };
+        let (version, count) = (SCHEMA_VERSION.to_ne_bytes(), nblocks.to_ne_bytes());
+        let complete = [self.complete as u8];
+        let attributes = [
+            ("dah5_darray_version", numbers(Dtype::Uint32, &version)),
+            ("dah5_writer_order", AttrValue::Text(order.letter())),
+            ("dah5_nblocks", numbers(Dtype::Uint64, &count)),
+            ("dah5_complete", numbers(Dtype::Uint8, &complete)),
+            ("dah5_block_table", AttrValue::Text(&path)),
+        ];
+        for (attr, value) in &attributes {
+            let place = Place {
+                file,
+                object: name,
+                name: attr,
+            };
+            write_value(&place, value, &scalar)?;
+        }
+        Ok(())
+    }
+}
+
+/// A darray's recorded decomposition, as a dataset handle knows it: the whole table, or
+/// (schema 2, opened from a file) where to read it when first asked.
+#[derive(Debug)]
+pub struct Recorded {
+    pub nblocks: u64,
+    pub complete: bool,
+    /// Schema 2's table dataset, read independently when the rows are first asked for.
+    stored: Option<String>,
+    table: OnceCell<BlockTable>,
+}
+
+fn malformed(what: String) -> Error {
+    Error::new(
+        ErrorKind::TypeMismatch,
+        format!("its dah5 block table is malformed: {what}"),
+    )
+}
+
+impl Recorded {
+    /// A table this process holds whole (it just wrote it).
+    pub fn held(table: BlockTable) -> Recorded {
+        Recorded {
+            nblocks: table.offsets.len() as u64,
+            complete: table.complete,
+            stored: None,
+            table: OnceCell::from(table),
+        }
+    }
+
+    /// The decomposition recorded on an open darray of `dims` (storage order), if any
+    /// (collective: every rank opening the dataset reads the same metadata). Schema 2's rows
+    /// are only checked for their shape here; schema 1's are read whole.
+    pub fn read(dataset: &Id, dims: &[u64]) -> Result<Option<Recorded>> {
+        let place = |attr| Place {
+            file: dataset,
+            object: ".",
+            name: attr,
+        };
+        if h5::attr::exists(&place("dah5_block_table"), false)? {
+            let opened = h5::attr::open(&place("dah5_block_table"), false)?;
+            let fixed = h5::types::string_kind(opened.file_type.raw())?.flatten();
+            let path = String::from_utf8(opened.read_text(fixed)?)
+                .map_err(|_| malformed("dah5_block_table is not UTF-8".into()))?;
+            opened.close()?;
+            let table = h5::dataset::open(dataset, &path)
+                .map_err(|e| malformed(format!("its table dataset {path:?}: {}", e.message)))?;
+            let (shape, _) = h5::space::extents(&h5::dataset::space(&table)?)?;
+            table.close()?;
+            if shape.len() != 3 || shape[1] != 2 || shape[2] != dims.len() as u64 {
+                return Err(malformed(format!("{path:?} has shape {shape:?}")));
+            }
+            let complete = read_scalar(&place("dah5_complete"))? != 0;
+            return Ok(Some(Recorded {
+                nblocks: shape[0],
+                complete,
+                stored: Some(path),
+                table: OnceCell::new(),
+            }));
+        }
+        if h5::attr::exists(&place("dah5_block_offsets"), false)? {
+            return read_schema1(dataset, dims).map(|t| Some(Recorded::held(t)));
+        }
+        Ok(None)
+    }
+
+    /// Every block (reading schema 2's rows on first use, on this rank alone).
+    pub fn table(&self, dataset: &Id, dims: &[u64]) -> Result<&BlockTable> {
+        if let Some(table) = self.table.get() {
+            return Ok(table);
+        }
+        let path = self.stored.as_deref().unwrap_or_default();
+        let stored = h5::dataset::open_independent(dataset, path)?;
+        let ndims = dims.len();
+        let mut bytes = vec![0u8; byte_len(&[self.nblocks, 2, ndims as u64], 8, "block table")?];
+        h5::dataset::read_whole(&stored, &h5::types::native(Dtype::Uint64)?, &mut bytes)?;
+        stored.close()?;
+        let values: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
+            .collect();
+        let (offsets, counts) = values
+            .chunks(2 * ndims.max(1))
+            .map(|row| (row[..ndims].to_vec(), row[ndims..].to_vec()))
+            .unzip();
+        let table = BlockTable {
+            offsets,
+            counts,
+            complete: self.complete,
+        };
+        Ok(self.table.get_or_init(|| table))
+    }
+
+    /// Which schema recorded it.
+    pub fn schema(&self) -> u32 {
+        if self.stored.is_some() { 2 } else { 1 }
+    }
+}
+
+/// A uint64-convertible scalar attribute.
+fn read_scalar(place: &Place<'_>) -> Result<u64> {
+    let opened = h5::attr::open(place, false)?;
+    let mut bytes = [0u8; 8];
+    opened.read(&h5::types::native(Dtype::Uint64)?, &mut bytes)?;
+    opened.close()?;
+    Ok(u64::from_ne_bytes(bytes))
+}
+
+/// Schema 1's 2-D attributes, read whole.
+fn read_schema1(dataset: &Id, dims: &[u64]) -> Result<BlockTable> {
+    let ndims = dims.len();
+    let read_rows = |attr| -> Result<Vec<Vec<u64>>> {
+        let place = Place {
+            file: dataset,
+            object: ".",
+            name: attr,
+        };
+        let opened = h5::attr::open(&place, false)?;
+        if opened.dims.len() != 2 || opened.dims[1] != ndims as u64 {
+            return Err(malformed(format!("{attr} has shape {:?}", opened.dims)));
+        }
+        let mut bytes = vec![0u8; byte_len(&opened.dims, 8, attr)?];
+        opened.read(&h5::types::native(Dtype::Uint64)?, &mut bytes)?;
+        opened.close()?;
+        let values: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
+            .collect();
+        Ok(values.chunks(ndims.max(1)).map(<[u64]>::to_vec).collect())
+    };
+    let offsets = read_rows("dah5_block_offsets")?;
+    let counts = read_rows("dah5_block_counts")?;
+    if offsets.len() != counts.len() {
+        return Err(malformed(
+            "offsets and counts have different numbers of rows".into(),
+        ));
+    }
+    let mut table = BlockTable {
+        offsets,
+        counts,
+        complete: false,
+    };
+    table.complete = element_count(dims) == Some(table.covered());
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(v: &[&[u64]]) -> Vec<Vec<u64>> {
+        v.iter().map(|r| r.to_vec()).collect()
+    }
+
+    #[test]
+    fn a_2d_decomposition_validates_and_covers() {
+        let dims = [4, 6];
+        let offsets = rows(&[&[0, 0], &[0, 3], &[2, 0], &[2, 3]]);
+        let counts = rows(&[&[2, 3], &[2, 3], &[2, 3], &[2, 3]]);
+        let table = BlockTable::validate(&dims, offsets, counts, Order::C).unwrap();
+        assert!(table.complete);
+        assert_eq!(table.largest_block(), vec![2, 3]);
+    }
+
+    #[test]
+    fn overlaps_gaps_and_out_of_bounds_are_found() {
+        let dims = [4, 6];
+        let overlap = BlockTable::validate(
+            &dims,
+            rows(&[&[0, 0], &[1, 2]]),
+            rows(&[&[2, 3], &[3, 4]]),
+            Order::C,
+        )
+        .unwrap_err();
+        assert!(
+            overlap.message.contains("rank 0's block")
+                && overlap.message.contains("rank 1's block")
+        );
+        assert!(overlap.message.contains("overlap"));
+        let out = BlockTable::validate(&dims, rows(&[&[3, 0]]), rows(&[&[2, 6]]), Order::Fortran)
+            .unwrap_err();
+        assert_eq!(out.kind, ErrorKind::OutOfBounds);
+        // Reported in the writer's (Fortran) order.
+        assert!(
+            out.message.contains("offset [0, 3] count [6, 2]"),
+            "{}",
+            out.message
+        );
+        let gap = BlockTable::validate(
+            &dims,
+            rows(&[&[0, 0], &[0, 0]]),
+            rows(&[&[2, 6], &[0, 6]]),
+            Order::C,
+        )
+        .unwrap();
+        assert!(!gap.complete);
+        assert_eq!(gap.covered(), 12);
+    }
+
+    /// A px × py × pz grid of equal blocks over an array of (px·b, py·b, pz·b).
+    fn grid(p: [u64; 3], b: u64) -> (Vec<u64>, Vec<Vec<u64>>, Vec<Vec<u64>>) {
+        let mut offsets = Vec::new();
+        for i in 0..p[0] {
+            for j in 0..p[1] {
+                for k in 0..p[2] {
+                    offsets.push(vec![i * b, j * b, k * b]);
+                }
+            }
+        }
+        let counts = vec![vec![b; 3]; offsets.len()];
+        (p.iter().map(|n| n * b).collect(), offsets, counts)
+    }
+
+    #[test]
+    fn a_100000_block_grid_validates_and_one_moved_block_is_named() {
+        let (dims, offsets, counts) = grid([50, 40, 50], 3);
+        let table = BlockTable::validate(&dims, offsets.clone(), counts.clone(), Order::C).unwrap();
+        assert!(table.complete);
+        // Block 77777 shifted by one along the last dim meets its neighbour 77778 (and
+        // leaves a gap).
+        let mut moved = offsets;
+        moved[77777][2] += 1;
+        let err = BlockTable::validate(&dims, moved, counts, Order::C).unwrap_err();
+        assert!(
+            err.message.contains("rank 77777's block") && err.message.contains("rank 77778's"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn the_sweep_finds_an_overlap_exactly_when_some_pair_overlaps() {
+        // Small random tables: the sweep against every pair.
+        let mut state = 0x5eed_1234_u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..20_000 {
+            let ndims = (next(3) + 1) as usize;
+            let nblocks = (next(6) + 1) as usize;
+            let offsets: Vec<Vec<u64>> = (0..nblocks)
+                .map(|_| (0..ndims).map(|_| next(6)).collect())
+                .collect();
+            let counts: Vec<Vec<u64>> = (0..nblocks)
+                .map(|_| (0..ndims).map(|_| next(4)).collect())
+                .collect();
+            let ranks: Vec<usize> = (0..nblocks).filter(|&r| !is_empty(&counts[r])).collect();
+            let any = ranks.iter().enumerate().any(|(i, &a)| {
+                ranks[i + 1..]
+                    .iter()
+                    .any(|&b| overlap((&offsets[a], &counts[a]), (&offsets[b], &counts[b])))
+            });
+            let found = find_overlap(&offsets, &counts, &ranks);
+            assert_eq!(found.is_some(), any, "{offsets:?} {counts:?}");
+            if let Some((a, b)) = found {
+                assert!(a < b && overlap((&offsets[a], &counts[a]), (&offsets[b], &counts[b])));
+            }
+        }
+    }
+
+    #[test]
+    fn table_paths_mirror_the_darray_path() {
+        assert_eq!(table_path("t"), "/dah5_blocks/t");
+        assert_eq!(table_path("/g/t"), "/dah5_blocks/g/t");
+    }
+}

@@ -1,0 +1,84 @@
+//! HDF5 groups: what they hold.
+
+use std::ffi::{CStr, c_char, c_void};
+
+use hdf5_sys::h5::{H5_index_t, H5_iter_order_t, herr_t};
+use hdf5_sys::h5g::{H5G_info_t, H5Gclose, H5Gget_info_by_name, H5Gopen2};
+use hdf5_sys::h5i::{H5I_type_t, H5Iget_type, hid_t};
+use hdf5_sys::h5l::{H5L_info_t, H5Literate};
+use hdf5_sys::h5o::{H5Oclose, H5Oopen};
+use hdf5_sys::h5p::H5P_DEFAULT;
+
+use crate::error::Result;
+use crate::h5::c_string;
+use crate::h5::id::Id;
+
+/// How many links the group at `path` holds.
+pub fn link_count(loc: &Id, path: &str) -> Result<u64> {
+    let c_path = c_string(path)?;
+    let mut info = H5G_info_t::default();
+    let (l, i) = (loc.raw(), &raw mut info);
+    // SAFETY: `l` is an open file or object, the path is NUL-terminated, `i` is writable.
+    h5call!(unsafe { H5Gget_info_by_name(l, c_path.as_ptr(), i, H5P_DEFAULT) })?;
+    Ok(info.nlinks)
+}
+
+/// What a link leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Group,
+    Dataset,
+    Other,
+}
+
+/// The links of the group at `path`, by name, and what each leads to.
+pub fn members(loc: &Id, path: &str) -> Result<Vec<(String, Kind)>> {
+    let c_path = c_string(path)?;
+    let l = loc.raw();
+    // SAFETY: `l` is an open file or object and the path is NUL-terminated.
+    let group = h5call!(unsafe { H5Gopen2(l, c_path.as_ptr(), H5P_DEFAULT) }, closed by H5Gclose)?;
+    let mut names: Vec<String> = Vec::new();
+    let g = group.raw();
+    let out: *mut Vec<String> = &mut names;
+    // SAFETY: `g` is an open group; `collect_name` gets `out`, a live Vec<String>.
+    h5call!(unsafe {
+        H5Literate(
+            g,
+            H5_index_t::H5_INDEX_NAME,
+            H5_iter_order_t::H5_ITER_INC,
+            std::ptr::null_mut(),
+            Some(collect_name),
+            out.cast(),
+        )
+    })?;
+    names
+        .into_iter()
+        .map(|name| {
+            let c_name = c_string(&name)?;
+            // SAFETY: `g` is an open group and the name NUL-terminated.
+            let object = h5call!(unsafe { H5Oopen(g, c_name.as_ptr(), H5P_DEFAULT) }, closed by H5Oclose)?;
+            let o = object.raw();
+            // SAFETY: `o` is an open object.
+            let kind = match h5call!(unsafe { H5Iget_type(o) }, fails if |t| t == H5I_type_t::H5I_BADID)? {
+                H5I_type_t::H5I_GROUP => Kind::Group,
+                H5I_type_t::H5I_DATASET => Kind::Dataset,
+                _ => Kind::Other,
+            };
+            object.close()?;
+            Ok((name, kind))
+        })
+        .collect()
+}
+
+/// H5Literate's callback: push the link's name onto the Vec<String> in `names`.
+extern "C" fn collect_name(
+    _group: hid_t,
+    name: *const c_char,
+    _info: *const H5L_info_t,
+    names: *mut c_void,
+) -> herr_t {
+    // SAFETY: HDF5 passes a NUL-terminated name and our `names` pointer (see `members`).
+    let (name, names) = unsafe { (CStr::from_ptr(name), &mut *names.cast::<Vec<String>>()) };
+    names.push(name.to_string_lossy().into_owned());
+    0
+}
