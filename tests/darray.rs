@@ -66,6 +66,14 @@ fn darrays_in_2d_and_3d_from_4_ranks_read_back_on_1_2_3_by_table_and_by_partitio
         let out = python("tests/py/check_pattern.py", &args, &dir);
         assert!(out.contains("elements match"), "{out}");
     }
+    // A file written by dah5 0.1 (schema 1) reads back by its table all the same.
+    std::fs::copy(dir.join("a.h5"), dir.join("old.h5")).expect("copy a.h5");
+    assert!(check(&["to-schema1", "old.h5", "u"], &dir).contains("schema 1 (4 blocks)"));
+    let out = run(3, &["read-table", "old.h5", "u", "float64", "c"], &dir);
+    assert!(
+        out.contains("0 wrong") && out.contains("on 3 ranks"),
+        "{out}"
+    );
     let header = h5dump_header(&dir, "a.h5");
     assert!(
         header.contains("ATTRIBUTE \"dah5_block_table\"")
@@ -219,4 +227,37 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
         );
         assert!(out.contains("empty file"), "{out}");
     }
+}
+
+#[test]
+fn block_tables_of_100000_blocks_and_of_256_blocks_of_32_dims_round_trip() {
+    // Schema 1 kept tables in attributes, which stop at 64 KiB: 8,000 blocks of a 1-D array,
+    // 256 of 32 dims. One process records the table (dah5_direct_create: the same code as
+    // the MPI path's), ranks of an MPI job read it back, and h5py reads it too.
+    let exe = build_c(&["tests/c/big_table.c"], "big_table");
+    let dir = scratch("big_table");
+    let out = local_ok(&exe, &["create", "grid.h5", "50", "40", "50"], &dir);
+    assert!(out.contains("recorded 100000 blocks of 3 dims"), "{out}");
+    let out = local_ok(&exe, &["hypercube", "cube.h5"], &dir);
+    assert!(out.contains("recorded 256 blocks of 32 dims"), "{out}");
+    for (file, line) in [
+        ("grid.h5", "100000 blocks of 3 dims read back, 0 wrong"),
+        ("cube.h5", "256 blocks of 32 dims read back, 0 wrong"),
+    ] {
+        let out = mpiexec_ok(2, &exe, &["read", file, "big"], &[], &dir);
+        assert_eq!(out.matches(line).count(), 2, "{out}");
+    }
+    let out = python_inline(
+        "import h5py, numpy as np\n\
+         f = h5py.File('grid.h5', 'r')\n\
+         t = f[f['big'].attrs['dah5_block_table']]\n\
+         assert t.shape == (100000, 2, 3) and f['big'].attrs['dah5_nblocks'] == 100000\n\
+         i = np.arange(100000)\n\
+         want = 2 * np.stack([i // 2000, i // 50 % 40, i % 50], axis=1)\n\
+         assert (t[:, 0, :] == want).all() and (t[:, 1, :] == 2).all()\n\
+         assert f['big'].attrs['dah5_complete'] == 1\n\
+         print('h5py reads the 100000 blocks')\n",
+        &dir,
+    );
+    assert!(out.contains("h5py reads the 100000 blocks"), "{out}");
 }

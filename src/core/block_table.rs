@@ -66,11 +66,6 @@ fn is_empty(count: &[u64]) -> bool {
     count.contains(&0)
 }
 
-/// Whether two non-empty blocks share an element.
-fn overlap(a: (&[u64], &[u64]), b: (&[u64], &[u64])) -> bool {
-    (0..a.0.len()).all(|d| a.0[d].max(b.0[d]) < (a.0[d] + a.1[d]).min(b.0[d] + b.1[d]))
-}
-
 /// Blocks as the overlap search cuts them: per piece, the rank it belongs to and its
 /// bounds (`lo` then `hi`, exclusive, ndims each) in one flat array.
 struct Pieces {
@@ -450,6 +445,11 @@ fn read_schema1(dataset: &Id, dims: &[u64]) -> Result<BlockTable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether two non-empty blocks share an element.
+    fn overlap(a: (&[u64], &[u64]), b: (&[u64], &[u64])) -> bool {
+        (0..a.0.len()).all(|d| a.0[d].max(b.0[d]) < (a.0[d] + a.1[d]).min(b.0[d] + b.1[d]))
+    }
 
     fn rows(v: &[&[u64]]) -> Vec<Vec<u64>> {
         v.iter().map(|r| r.to_vec()).collect()

@@ -6,6 +6,8 @@ schema in README.md ("File schema").
                                               pattern, together they cover the array
     check_darray.py attrs PATH                attributes of every dtype, and strings
     check_darray.py series PATH STEPS         the extendible time series
+    check_darray.py to-schema1 PATH DSET      rewrite the darray's block table the way
+                                              dah5 0.1 wrote it (schema 1: 2-D attributes)
 """
 import sys
 
@@ -68,12 +70,26 @@ def series(path, steps):
     print(f"series: {steps} steps of (6, 5), unlimited first dim, every value right")
 
 
+def to_schema1(path, name):
+    with h5py.File(path, "r+") as f:
+        a = f[name].attrs
+        table = f[a["dah5_block_table"]][()]
+        del f[a["dah5_block_table"]]
+        del a["dah5_block_table"]
+        a["dah5_darray_version"] = np.uint32(1)
+        a["dah5_block_offsets"] = table[:, 0, :]
+        a["dah5_block_counts"] = table[:, 1, :]
+    print(f"{name}: block table rewritten in schema 1 ({len(table)} blocks)")
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "blocks":
         blocks(*sys.argv[2:5])
     elif mode == "attrs":
         attrs(sys.argv[2])
+    elif mode == "to-schema1":
+        to_schema1(*sys.argv[2:4])
     elif mode == "series":
         series(sys.argv[2], int(sys.argv[3]))
     else:
