@@ -63,7 +63,7 @@ pub struct Dataset {
     /// In storage (C) order.
     pub(crate) storage_dims: Vec<u64>,
     /// Maximum extents in storage order (equal to `storage_dims` unless extendible).
-    max_storage_dims: Vec<u64>,
+    pub(crate) max_storage_dims: Vec<u64>,
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any.

@@ -10,6 +10,7 @@ pub mod collective;
 pub mod convert;
 pub mod darray;
 pub mod dataset;
+pub mod dims;
 pub mod direct;
 pub mod fault;
 pub mod file;

@@ -31,6 +31,25 @@ pub unsafe fn u64s(p: *const u64, len: usize, parameter: &str) -> Result<Vec<u64
     Ok(unsafe { std::slice::from_raw_parts(p, len) }.to_vec())
 }
 
+/// An array argument of `len` NUL-terminated UTF-8 strings, copied; each is named
+/// `parameter[i]` in an error.
+///
+/// # Safety
+/// `p` is NULL or points to `len` pointers, each NULL or to a NUL-terminated string.
+pub unsafe fn strings(p: *const *const c_char, len: usize, parameter: &str) -> Result<Vec<String>> {
+    if p.is_null() {
+        return Err(Error::null(parameter));
+    }
+    // SAFETY: non-NULL and `len` elements long by the caller's contract.
+    let pointers = unsafe { std::slice::from_raw_parts(p, len) };
+    pointers
+        .iter()
+        .enumerate()
+        // SAFETY: each is NULL or NUL-terminated by the caller's contract.
+        .map(|(i, &s)| unsafe { string(s, &format!("{parameter}[{i}]")) }.map(str::to_owned))
+        .collect()
+}
+
 /// A buffer argument of `len` bytes to read from; NULL is allowed when `len` is 0.
 ///
 /// # Safety

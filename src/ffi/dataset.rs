@@ -6,6 +6,7 @@ use crate::core::collective::{self, Collective};
 use crate::core::dataset::{
     CloseDataset, CreateDataset, Dataset, DatasetRequest, Extend, OpenDataset,
 };
+use crate::core::dims::SetDimNames;
 use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
@@ -217,6 +218,41 @@ pub unsafe extern "C" fn dah5_dataset_dims(
         unsafe { std::ptr::copy_nonoverlapping(dims.as_ptr(), dims_out, dims.len()) };
         Ok(())
     })
+}
+
+/// Name the dataset's dimensions the way netCDF-4 does (HDF5 dimension scales), so that
+/// ncdump, netCDF4-python and xarray show `temp(time, lat, lon)` instead of phony names.
+/// Dimension i is attached to the 1-D dataset `names[i]` in the dataset's group: an
+/// existing one of that length becomes the dimension's coordinate variable (create and
+/// write it first), else dah5 makes one with no data, which netCDF readers show as a
+/// dimension only. Datasets that name the same dimension share it. Names are given once.
+///
+/// **Collective** over the file's communicator, with the same names on every rank (a
+/// difference is `DAH5_ERR_COLLECTIVE_MISMATCH` on every rank).
+///
+/// @param dataset  an open dataset of a writable file.
+/// @param ndims    the dataset's number of dims.
+/// @param names    `ndims` NUL-terminated names, in the file handle's order (like dims):
+///                 non-empty, without '/'.
+/// @return `DAH5_OK`; `DAH5_ERR_INVALID_ARGUMENT` (on every rank, nothing changed) when a
+///         name is malformed, when `ndims` is not the dataset's, when a dimension already
+///         has a name, or when `names[i]` exists in the group but is not a 1-D dataset of
+///         dimension i's length (or two dims of different lengths share a name).
+///
+/// # Safety
+/// `names` is NULL or has `ndims` entries, each NULL or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_dataset_set_dim_names(
+    dataset: *mut dah5_dataset,
+    ndims: u32,
+    names: *const *const c_char,
+) -> i32 {
+    let request = |_: &Dataset| {
+        check_ndims(ndims as usize)?;
+        // SAFETY: `names` has `ndims` entries by the contract.
+        unsafe { args::strings(names, ndims as usize, "names") }.map(SetDimNames::new)
+    };
+    ffi::collective(dataset, request, |_, ()| Ok(()))
 }
 
 /// Change the dataset's dims to `new_dims` (in the handle's order), up to the max dims it

@@ -5,7 +5,7 @@ use std::ffi::{CStr, c_char, c_void};
 use hdf5_sys::h5::{H5_index_t, H5_iter_order_t, herr_t};
 use hdf5_sys::h5g::{H5G_info_t, H5Gclose, H5Gget_info_by_name, H5Gopen2};
 use hdf5_sys::h5i::{H5I_type_t, H5Iget_type, hid_t};
-use hdf5_sys::h5l::{H5L_info_t, H5Literate};
+use hdf5_sys::h5l::{H5L_info_t, H5Lexists, H5Literate};
 use hdf5_sys::h5o::{H5Oclose, H5Oopen};
 use hdf5_sys::h5p::H5P_DEFAULT;
 
@@ -81,4 +81,12 @@ extern "C" fn collect_name(
     let (name, names) = unsafe { (CStr::from_ptr(name), &mut *names.cast::<Vec<String>>()) };
     names.push(name.to_string_lossy().into_owned());
     0
+}
+
+/// Whether the link `path` exists (its parent group must).
+pub fn exists(loc: &Id, path: &str) -> Result<bool> {
+    let c_path = c_string(path)?;
+    let l = loc.raw();
+    // SAFETY: `l` is an open file or object and the path is NUL-terminated.
+    Ok(h5call!(unsafe { H5Lexists(l, c_path.as_ptr(), H5P_DEFAULT) })? > 0)
 }

@@ -43,6 +43,7 @@ pub mod file;
 pub mod group;
 pub mod id;
 pub mod plist;
+pub mod scale;
 pub mod space;
 pub mod types;
 
