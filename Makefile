@@ -93,7 +93,7 @@ install-files: fortran
 			> $(PREFIX)/lib/pkgconfig/$$pc.pc; \
 	done
 	install -d $(PREFIX)/lib/cmake/dah5
-	hdf5=$$(ldd $(TARGET)/libdah5.so | awk '/libhdf5/ { print $$3; exit }'); \
+	hdf5=$$(ldd $(TARGET)/libdah5.so | awk '/libhdf5/ && !/_hl/ { print $$3; exit }'); \
 	for f in dah5Config dah5ConfigVersion; do \
 		sed -e 's|@VERSION@|$(VERSION)|' -e "s|@HDF5_LIBRARY@|$$hdf5|" \
 			-e "s|@MPICC@|$$(command -v $(MPICC))|" -e "s|@MPIFC@|$$(command -v $(MPIFC))|" \

@@ -135,7 +135,7 @@ module dah5
        dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message, dah5_c_attr_write, &
        dah5_c_attr_write_string, dah5_c_attr_info, dah5_c_attr_read, dah5_c_attr_read_string, &
        dah5_c_darray_write, dah5_c_darray_blocks, dah5_c_darray_partition, &
-       dah5_c_dataset_extend, dah5_c_file_set_atomic, dah5_c_direct_create, dah5_c_direct_open, &
+       dah5_c_dataset_extend, dah5_c_dataset_set_dim_names, dah5_c_file_set_atomic, dah5_c_direct_create, dah5_c_direct_open, &
        dah5_c_direct_write_block, dah5_c_direct_read_block, dah5_c_direct_shape, &
        dah5_c_direct_sync, dah5_c_direct_close
   interface
@@ -297,6 +297,15 @@ module dah5
        integer(c_int64_t), intent(in) :: new_dims(*)
        integer(c_int32_t) :: status
      end function dah5_c_dataset_extend
+
+     function dah5_c_dataset_set_dim_names(dataset, ndims, names) &
+          bind(C, name="dah5_dataset_set_dim_names") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: ndims
+       type(c_ptr), intent(in) :: names(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_dataset_set_dim_names
 
      function dah5_c_file_set_atomic(file, atomic) bind(C, name="dah5_file_set_atomic") &
           result(status)
@@ -512,7 +521,7 @@ module dah5
   public :: dah5_file_options_default, dah5_dataset_options_default
   public :: dah5_write_block, dah5_read_block
   public :: dah5_version, dah5_version_string, dah5_status_name, dah5_error_message
-  public :: dah5_file_set_atomic, dah5_dataset_extend
+  public :: dah5_file_set_atomic, dah5_dataset_extend, dah5_dataset_set_dim_names
   public :: dah5_darray_write, dah5_darray_blocks, dah5_darray_partition
   public :: dah5_attr_write, dah5_attr_write_string, dah5_attr_read, dah5_attr_read_string
 
@@ -705,6 +714,26 @@ contains
     integer, intent(out), optional :: ierr
     call finish(dah5_c_dataset_extend(dset%ptr, size(dims, kind=c_int32_t), dims), ierr)
   end subroutine dah5_dataset_extend
+
+  !> Name the dimensions (collective, the same names on every rank), in Fortran's order
+  !> like dims, the way netCDF-4 does: ncdump and xarray then show var(time, lat, lon) as
+  !> var(lon, lat, time) in C order. A 1-D dataset of a name's length in the same group (a
+  !> coordinate variable) becomes that dimension's scale. See dah5_dataset_set_dim_names.
+  subroutine dah5_dataset_set_dim_names(dset, names, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    character(len=*), intent(in) :: names(:)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char, len=len(names) + 1), allocatable, target :: chars(:)
+    type(c_ptr), allocatable :: pointers(:)
+    integer :: i
+    allocate (chars(size(names)), pointers(size(names)))
+    do i = 1, size(names)
+       chars(i) = trim(names(i)) // c_null_char
+       pointers(i) = c_loc(chars(i))
+    end do
+    call finish(dah5_c_dataset_set_dim_names(dset%ptr, size(names, kind=c_int32_t), pointers), &
+         ierr)
+  end subroutine dah5_dataset_set_dim_names
 
   !> The decomposition dah5_darray_write recorded (local): block b was written by rank b - 1
   !> and is lo(:, b):hi(:, b), 1-based (hi = lo - 1 where a rank had nothing).

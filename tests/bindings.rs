@@ -105,11 +105,31 @@ fn julia_like_ctypes_driver_at_3_ranks_writes_what_hdf5_jl_writes() {
         checked.contains("bytes as HDF5.jl writes them"),
         "{checked}"
     );
-    // The darray "A" also carries its block table (dah5_* attributes), which HDF5.jl's
-    // file has not: the data and the rest must be identical.
+    let names = python_inline(
+        "import netCDF4\n\
+         f = netCDF4.Dataset('julia.h5')\n\
+         assert f['A'].dimensions == ('y', 'x'), f['A'].dimensions\n\
+         print('netCDF sees A(y, x)')\n",
+        &dir,
+    );
+    assert!(names.contains("netCDF sees A(y, x)"), "{names}");
+    // The darray "A" also carries its block table (dah5_* attributes and /dah5_blocks) and
+    // its dimension names (the scales /x and /y), which HDF5.jl's file has not: the data and
+    // the rest must be identical.
     let (same, report) = h5diff(
         &dir,
-        &["--exclude-attribute", "/A", "julia.h5", "hdf5jl.h5"],
+        &[
+            "--exclude-attribute",
+            "/A",
+            "--exclude-path",
+            "/dah5_blocks",
+            "--exclude-path",
+            "/x",
+            "--exclude-path",
+            "/y",
+            "julia.h5",
+            "hdf5jl.h5",
+        ],
     );
     assert!(
         same,
@@ -173,5 +193,16 @@ fn fortran_darray_attributes_and_time_series_at_1_and_3_ranks() {
             &dir,
         );
         assert!(out.contains("attributes and series as written"), "{out}");
+        // The names, in C order for C readers, with x shared by both variables.
+        let out = python_inline(
+            "import netCDF4\n\
+             f = netCDF4.Dataset('fd.h5')\n\
+             assert f['A'].dimensions == ('y', 'x') and f['series'].dimensions == ('time', 'x')\n\
+             assert f.dimensions['time'].isunlimited() and len(f.dimensions['time']) == 3\n\
+             assert len(f.dimensions['x']) == 5\n\
+             print('netCDF sees A(y, x) and series(time, x)')\n",
+            &dir,
+        );
+        assert!(out.contains("netCDF sees A(y, x)"), "{out}");
     }
 }

@@ -149,6 +149,12 @@ fn fortran_for(c: &CType, header: &Header, result: bool) -> Option<FType> {
         (1, None) if opaque => scalar("c_ptr", true),
         (1, None) => scalar(c.base.strip_prefix("struct ")?, false),
         (2, None) if header.is_opaque(&c.base) => scalar("c_ptr", false),
+        // An array of C strings: an array of c_loc pointers.
+        (2, None) if c.base == "char" => FType {
+            kind: "c_ptr".into(),
+            by_value: false,
+            array: true,
+        },
         _ => return None,
     })
 }

@@ -47,6 +47,9 @@ program darray_f
   call expect(size(lo, 2) == nranks, "one block per rank")
   call expect(all(lo(:, rank + 1) == lbound(a, kind=int64)) .and. &
        all(hi(:, rank + 1) == ubound(a, kind=int64)), "my block in the table, 1-based")
+  call dah5_dataset_set_dim_names(dset, ["x", "y"])
+  call dah5_dataset_set_dim_names(dset, ["x", "y"], ierr=status)
+  call expect(status == DAH5_ERR_INVALID_ARGUMENT, "dimensions are named once")
 
   ! A wrong block on rank 0 only: every rank fails, nothing is created.
   if (rank == 0) then
@@ -68,6 +71,7 @@ program darray_f
   options%max_ndims = 2
   options%max_dims(1:2) = [int(nx, int64), DAH5_UNLIMITED]
   call dah5_dataset_create(file, "series", DAH5_FLOAT64, [int(nx, int64), 0_int64], series, options)
+  call dah5_dataset_set_dim_names(series, ["x   ", "time"])
   allocate (step(nx, 1))
   do t = 1, 3
      call dah5_dataset_extend(series, [int(nx, int64), int(t, int64)])

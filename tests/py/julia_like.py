@@ -73,6 +73,7 @@ PROTOTYPES = {
     "dah5_darray_write": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
                                     c_void_p, c_uint32, POINTER(DatasetOptions),
                                     POINTER(c_void_p)]),
+    "dah5_dataset_set_dim_names": (c_int32, [c_void_p, c_uint32, POINTER(c_char_p)]),
     "dah5_darray_blocks": (c_int32, [c_void_p, c_uint32, POINTER(c_uint32), U64P, U64P]),
     "dah5_version": (c_uint32, []),
     "dah5_status_name": (c_char_p, [c_int32]),
@@ -174,6 +175,9 @@ def main():
     nblocks, offsets, counts = c_uint32(), u64([0] * 2 * size), u64([0] * 2 * size)
     lib.check(lib.dah5_darray_blocks(dataset, size, byref(nblocks), offsets, counts))
     assert nblocks.value == size and list(counts)[2 * rank:2 * rank + 2] == [nx, j1 - j0 + 1]
+    # set_dim_names!(A, ("x", "y")): Julia's order, like the dims; C readers see A(y, x).
+    names = (c_char_p * 2)(b"x", b"y")
+    lib.check(lib.dah5_dataset_set_dim_names(dataset, 2, names))
     lib.check(lib.dah5_dataset_close(byref(dataset)))
     lib.check(lib.dah5_dataset_create(file, b"Z", DAH5_COMPLEX128, 2, u64([nx, ny]),
                                       byref(dataset_options), byref(dataset)))

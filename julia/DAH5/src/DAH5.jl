@@ -21,7 +21,7 @@ module DAH5
 using Preferences: @load_preference, @set_preferences!
 
 export DAH5Error, direct_create, direct_open, create_file, open_file, create_dataset, open_dataset, write_block,
-       read_block!, read_block, darray_write, darray_blocks, darray_partition, extend!,
+       read_block!, read_block, darray_write, darray_blocks, darray_partition, extend!, set_dim_names!,
        set_atomic!, write_attribute, read_attribute, write_darray, read_darray
 
 """The path (or soname) of libdah5 this package calls."""
@@ -223,6 +223,22 @@ end
 """`extend!(dataset, dims)`: grow (or shrink) to `dims`, within its max dims. **Collective**."""
 function extend!(dataset::Dataset, dims::Dims)
     check(dah5_dataset_extend(dataset.ptr, UInt32(length(dims)), UInt64[dims...]))
+    dataset
+end
+
+"""
+`set_dim_names!(dataset, names)`: name the dimensions, in Julia's order like the dims
+(`("lon", "lat", "time")`), the way netCDF-4 does, so that ncdump and xarray show them (in C
+order: `var(time, lat, lon)`). A 1-D dataset of a name's length in the same group becomes that
+dimension's coordinate variable. **Collective**, the same names on every rank; given once.
+"""
+function set_dim_names!(dataset::Dataset, names)
+    strings = String[String(n) for n in names]
+    GC.@preserve strings begin
+        # unsafe_convert refuses a name with a NUL in it (ArgumentError).
+        pointers = Cstring[Base.unsafe_convert(Cstring, s) for s in strings]
+        check(dah5_dataset_set_dim_names(dataset.ptr, UInt32(length(pointers)), pointers))
+    end
     dataset
 end
 

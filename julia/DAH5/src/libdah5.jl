@@ -140,6 +140,10 @@ dah5_dataset_extend(dataset, ndims, new_dims) =
     ccall((:dah5_dataset_extend, libdah5), Int32, (Ptr{dah5_dataset}, UInt32, Ptr{UInt64}),
           dataset, ndims, new_dims)
 
+dah5_dataset_set_dim_names(dataset, ndims, names) =
+    ccall((:dah5_dataset_set_dim_names, libdah5), Int32, (Ptr{dah5_dataset}, UInt32, Ptr{Cstring}),
+          dataset, ndims, names)
+
 dah5_dataset_dtype(dataset, dtype_out) =
     ccall((:dah5_dataset_dtype, libdah5), Int32, (Ptr{dah5_dataset}, Ref{Int32}),
           dataset, dtype_out)
