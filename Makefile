@@ -83,7 +83,8 @@ install: lib install-files
 
 # Copy an already built library (target/$(PROFILE)) and the Fortran module into $(PREFIX).
 install-files: fortran
-	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include
+	install -d $(PREFIX)/bin $(PREFIX)/lib/pkgconfig $(PREFIX)/include
+	install -m 755 $(TARGET)/dah5 $(PREFIX)/bin/dah5
 	install -m 755 $(TARGET)/libdah5.so $(PREFIX)/lib/libdah5.so
 	install -m 644 $(TARGET)/libdah5.a $(FORTRAN)/libdah5_fortran.a $(PREFIX)/lib/
 	install -m 644 include/dah5.h include/dah5_mpi.h fortran/dah5.f90 $(FORTRAN)/dah5.mod \

@@ -5,6 +5,7 @@
 //! | layer       | what it is                                                     | unsafe |
 //! |-------------|----------------------------------------------------------------|--------|
 //! | [`ffi`]     | the C ABI: thin `extern "C"` shims, handles, status codes      | yes    |
+//! | [`inspect`] | `dah5 info` (src/bin/dah5.rs): a file described, read alone     | no     |
 //! | [`core`]    | files, datasets, blocks, every rule; one [`core::collective`] step | no  |
 //! | `h5`, `mpi` | the HDF5 and MPI boundaries (`h5` uses `mpi` for its hints)     | yes    |
 //! | `os`        | the few system calls dah5 makes itself                          | yes    |
@@ -23,5 +24,6 @@ pub mod dtype;
 pub mod error;
 pub mod ffi;
 mod h5;
+pub mod inspect;
 mod mpi;
 mod os;

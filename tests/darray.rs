@@ -97,6 +97,11 @@ fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_i
         out.contains("3 blocks") && out.contains("complete False"),
         "{out}"
     );
+    let out = dah5_info(&["partial.h5", "bad"], &dir);
+    assert!(
+        out.contains("3 blocks") && out.contains("partial: the blocks hold"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -2,9 +2,11 @@
 //! darrays (one compressed, in a group), attributes, an extendible series and named
 //! dimensions, from 1 to 4 ranks in C and in Fortran order; then h5dump, h5py, ncdump,
 //! netCDF4-python and xarray (netcdf4 and h5netcdf engines) each open every file and must
-//! see the same names, shapes and values (tests/py/readers.py).
+//! see the same names, shapes and values (tests/py/readers.py). `dah5 info` describes them.
 
 mod common;
+
+use std::process::Command;
 
 use common::*;
 

@@ -419,10 +419,10 @@ impl Collective for Extend {
 
     fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
         let storage = dataset.file.order.to_storage(&self.0);
-        h5::dataset::set_extent(&dataset.id, &storage)
-            .map_err(|e| e.context(format_args!("dataset {:?}", dataset.name)))?;
+        let context = |e: Error| e.context(format_args!("dataset {:?}", dataset.name));
+        h5::dataset::set_extent(&dataset.id, &storage).map_err(context)?;
         dataset.storage_dims = storage;
-        Ok(())
+        crate::core::dims::follow_extent(dataset).map_err(context)
     }
 }
 

@@ -11,6 +11,7 @@ use crate::core::layout::Layout;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::h5;
+use crate::h5::attr::Place;
 use crate::h5::id::Id;
 
 /// The NAME netCDF-4 gives a scale that is only a dimension (it then pads the length to
@@ -152,12 +153,12 @@ fn plan_one(
             "it already has a name (names are given once)".into(),
         ));
     }
-    if let Some(e) = earlier.iter().position(|n| n == name) {
-        if dataset.storage_dims[e] != len {
-            return Err(refuse(format!(
-                "dimension {e}, of another length, has that name"
-            )));
-        }
+    if let Some(e) = earlier.iter().position(|n| n == name)
+        && dataset.storage_dims[e] != len
+    {
+        return Err(refuse(format!(
+            "dimension {e}, of another length, has that name"
+        )));
     }
     if path == own_path {
         return if dataset.ndims() == 1 {
@@ -172,10 +173,10 @@ fn plan_one(
         return Err(refuse("the dataset is a dimension scale itself".into()));
     }
     let file = &dataset.id;
-    if !h5::group::exists(&file, &path)? {
+    if !h5::group::exists(file, &path)? {
         return Ok(Scale::New);
     }
-    let other = h5::dataset::open(&file, &path)
+    let other = h5::dataset::open(file, &path)
         .map_err(|_| refuse(format!("{path:?} exists and is not a dataset")))?;
     let (dims, _) = h5::space::extents(&h5::dataset::space(&other)?)?;
     if dims != [len] {
@@ -210,4 +211,45 @@ fn new_scale(dataset: &Dataset, d: usize, path: &str) -> Result<Id> {
         &h5::plist::link_create()?,
         &h5::plist::dataset_create(&layout, false)?,
     )
+}
+
+/// After `dataset` grew: grow the scales dah5 made for its named dimensions along with it,
+/// as netCDF-C grows an unlimited dimension's (a coordinate variable is the user's to grow).
+pub(crate) fn follow_extent(dataset: &Dataset) -> Result<()> {
+    let named = Place {
+        file: &dataset.id,
+        object: ".",
+        name: "DIMENSION_LIST",
+    };
+    if !h5::attr::exists(&named, false)? {
+        return Ok(());
+    }
+    for (d, &len) in dataset.storage_dims.iter().enumerate() {
+        for path in h5::scale::attached(&dataset.id, d)? {
+            let scale = h5::dataset::open(&dataset.id, &path)?;
+            let (dims, max) = h5::space::extents(&h5::dataset::space(&scale)?)?;
+            if dims[0] < len && max[0] >= len && is_dimension_only(&scale)? {
+                h5::dataset::set_extent(&scale, &[len])?;
+            }
+            scale.close()?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a scale is one dah5 (or netCDF) made for a dimension without values.
+pub fn is_dimension_only(scale: &Id) -> Result<bool> {
+    let place = Place {
+        file: scale,
+        object: ".",
+        name: "NAME",
+    };
+    if !h5::attr::exists(&place, false)? {
+        return Ok(false);
+    }
+    let opened = h5::attr::open(&place, false)?;
+    let fixed = h5::types::string_kind(opened.file_type.raw())?.flatten();
+    let text = opened.read_text(fixed)?;
+    opened.close()?;
+    Ok(text.starts_with(NOT_A_VARIABLE.as_bytes()))
 }

@@ -2,17 +2,19 @@
 
 use hdf5_sys::h5ac::{H5AC__CURR_CACHE_CONFIG_VERSION, H5AC_cache_config_t};
 use hdf5_sys::h5d::{
-    H5D_ALLOC_TIME_EARLY, H5D_CONTIGUOUS, H5D_FILL_TIME_ALLOC, H5D_FILL_TIME_NEVER,
+    H5D_ALLOC_TIME_EARLY, H5D_CHUNKED, H5D_CONTIGUOUS, H5D_FILL_TIME_ALLOC, H5D_FILL_TIME_NEVER,
+    H5D_LAYOUT_ERROR,
 };
 use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDENT};
 use hdf5_sys::h5p::{
     H5P_CLS_DATASET_ACCESS, H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS,
-    H5P_CLS_LINK_ACCESS, H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_mdc_config,
-    H5Pget_nfilters, H5Pset_alignment, H5Pset_all_coll_metadata_ops, H5Pset_alloc_time,
-    H5Pset_cache, H5Pset_chunk, H5Pset_coll_metadata_write, H5Pset_create_intermediate_group,
-    H5Pset_deflate, H5Pset_dxpl_mpio, H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time,
-    H5Pset_layout, H5Pset_mdc_config, H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
+    H5P_CLS_LINK_ACCESS, H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_chunk, H5Pget_filter2,
+    H5Pget_layout, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
+    H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
+    H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
+    H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
+    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
 };
 use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
@@ -248,6 +250,40 @@ pub fn independent_read() -> Result<(Id, Id)> {
         h5call!(unsafe { H5Pset_all_coll_metadata_ops(p, 0) })?;
     }
     Ok((aapl, lapl))
+}
+
+/// The chunk extents of a dataset creation list, or `None` when not chunked.
+pub fn chunk(dcpl: &Id) -> Result<Option<Vec<u64>>> {
+    let p = dcpl.raw();
+    // SAFETY: `p` is a dataset creation list.
+    let layout = h5call!(unsafe { H5Pget_layout(p) }, fails if |l| l == H5D_LAYOUT_ERROR)?;
+    if layout != H5D_CHUNKED {
+        return Ok(None);
+    }
+    let mut dims = [0u64; 32];
+    let d = dims.as_mut_ptr();
+    // SAFETY: `p` is a chunked dataset creation list; `dims` has room for HDF5's 32 dims.
+    let n = h5call!(unsafe { H5Pget_chunk(p, 32, d) })?;
+    Ok(Some(dims[..n as usize].to_vec()))
+}
+
+/// The names of a dataset creation list's filters, in pipeline order ("deflate", ...).
+pub fn filter_names(dcpl: &Id) -> Result<Vec<String>> {
+    let p = dcpl.raw();
+    // SAFETY: `p` is a dataset creation list.
+    let n = h5call!(unsafe { H5Pget_nfilters(p) })?;
+    (0..n as u32)
+        .map(|i| {
+            let (mut flags, mut nvalues, mut values) = (0u32, 8usize, [0u32; 8]);
+            let mut name = [0 as std::ffi::c_char; 64];
+            let (f, nv, v, nm) = (&raw mut flags, &raw mut nvalues, values.as_mut_ptr(), name.as_mut_ptr());
+            // SAFETY: `p` is a dataset creation list; every out pointer has the room given.
+            h5call!(unsafe { H5Pget_filter2(p, i, f, nv, v, 64, nm, std::ptr::null_mut()) }, fails if |id| id < 0)?;
+            // SAFETY: HDF5 NUL-terminates the name within the 64 bytes given.
+            let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) };
+            Ok(name.to_string_lossy().into_owned())
+        })
+        .collect()
 }
 
 /// Dataset access for an open that one rank makes alone (see [`independent_read`]).

@@ -3,10 +3,10 @@
 //! dataset's dimension "attached" to it takes its name. Every call here changes or reads
 //! metadata: collective in a parallel file.
 
-use std::ffi::{c_char, c_int, c_uint};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 use hdf5_sys::h5::{herr_t, htri_t};
-use hdf5_sys::h5i::hid_t;
+use hdf5_sys::h5i::{H5Iget_name, hid_t};
 
 use crate::error::Result;
 use crate::h5::c_string;
@@ -18,7 +18,13 @@ unsafe extern "C" {
     fn H5DSis_attached(did: hid_t, dsid: hid_t, idx: c_uint) -> htri_t;
     fn H5DSis_scale(did: hid_t) -> htri_t;
     fn H5DSget_num_scales(did: hid_t, idx: c_uint) -> c_int;
-    fn H5DSget_scale_name(did: hid_t, name: *mut c_char, size: usize) -> isize;
+    fn H5DSiterate_scales(
+        did: hid_t,
+        dim: c_uint,
+        idx: *mut c_int,
+        visitor: extern "C" fn(hid_t, c_uint, hid_t, *mut c_void) -> herr_t,
+        visitor_data: *mut c_void,
+    ) -> herr_t;
 }
 
 /// Make the 1-D dataset `scale` a dimension scale whose NAME attribute is `name`.
@@ -57,15 +63,40 @@ pub fn count(dataset: &Id, dim: usize) -> Result<usize> {
     Ok(h5call!(unsafe { H5DSget_num_scales(d, dim as c_uint) })? as usize)
 }
 
-/// The NAME attribute of the scale `scale` (empty if it has none).
-pub fn name(scale: &Id) -> Result<String> {
-    let s = scale.raw();
-    // SAFETY: `s` is an open dataset; a NULL buffer asks for the length only.
-    let len = h5call!(unsafe { H5DSget_scale_name(s, std::ptr::null_mut(), 0) })?;
-    let mut bytes = vec![0u8; len as usize + 1];
-    let (p, size) = (bytes.as_mut_ptr().cast::<c_char>(), bytes.len());
-    // SAFETY: `p` has room for `size` bytes, the name and its NUL.
-    h5call!(unsafe { H5DSget_scale_name(s, p, size) })?;
-    bytes.truncate(len as usize);
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+/// The paths of the scales attached to dimension `dim` of `dataset`.
+pub fn attached(dataset: &Id, dim: usize) -> Result<Vec<String>> {
+    let mut paths: Vec<String> = Vec::new();
+    let d = dataset.raw();
+    let out: *mut Vec<String> = &mut paths;
+    // SAFETY: `d` is an open dataset; `collect_path` gets `out`, a live Vec<String>.
+    h5call!(unsafe {
+        H5DSiterate_scales(
+            d,
+            dim as c_uint,
+            std::ptr::null_mut(),
+            collect_path,
+            out.cast(),
+        )
+    })?;
+    Ok(paths)
+}
+
+/// H5DSiterate_scales' visitor: push the scale's path onto the Vec<String> in `paths`.
+extern "C" fn collect_path(
+    _dataset: hid_t,
+    _dim: c_uint,
+    scale: hid_t,
+    paths: *mut c_void,
+) -> herr_t {
+    let mut name = [0u8; 1024];
+    // SAFETY: `scale` is the open scale HDF5 passes; `name` has room for 1024 bytes.
+    let len = unsafe { H5Iget_name(scale, name.as_mut_ptr().cast(), name.len()) };
+    if len < 0 {
+        return -1;
+    }
+    // SAFETY: `paths` is the Vec<String> `attached` passed.
+    let paths = unsafe { &mut *paths.cast::<Vec<String>>() };
+    let len = (len as usize).min(name.len() - 1);
+    paths.push(String::from_utf8_lossy(&name[..len]).into_owned());
+    0
 }

@@ -359,3 +359,21 @@ pub fn h5dump_header(dir: &Path, file: &str) -> String {
     assert!(output.status.success(), "h5dump -H {file} failed:\n{text}");
     text
 }
+
+/// `dah5 info ARGS` (the installed command, built by cargo) in `dir`; asserts success.
+pub fn dah5_info(args: &[&str], dir: &Path) -> String {
+    let output = run(
+        Command::new(env!("CARGO_BIN_EXE_dah5"))
+            .arg("info")
+            .args(args)
+            .current_dir(dir),
+        "dah5 info",
+    );
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "dah5 info {args:?} failed:\n{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    text
+}
