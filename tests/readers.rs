@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::*;
 
 #[test]
