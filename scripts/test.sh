@@ -13,3 +13,6 @@ echo "dah5: testing on $(. /etc/os-release && echo "$PRETTY_NAME"), $DAH5_MPI ($
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo test
+# Every file the tests left (under $CARGO_TARGET_DIR/tmp) opens, whole, in every reader:
+# h5dump, h5py, ncdump, netCDF4-python, xarray with both engines.
+/usr/bin/python3 tests/py/every_file.py "$CARGO_TARGET_DIR/tmp"
