@@ -8,6 +8,7 @@
 use crate::core::collective::{Args, Collective};
 use crate::core::dataset::Dataset;
 use crate::core::layout::Layout;
+use crate::core::shape::Order;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::h5;
@@ -86,7 +87,7 @@ impl Collective for SetDimNames {
     /// a name that cannot be given fails the call before anything is changed.
     fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
         let mut names = self.names;
-        if dataset.file.order == crate::core::shape::Order::Fortran {
+        if dataset.file.order == Order::Fortran {
             names.reverse();
         }
         let own_path = format!("/{}", dataset.name().trim_start_matches('/'));
@@ -95,7 +96,6 @@ impl Collective for SetDimNames {
             plan.push(plan_one(dataset, d, name, &own_path, &names[..d])?);
         }
         for (d, (name, scale)) in names.iter().zip(plan).enumerate() {
-            let made;
             let scale = match scale {
                 Scale::Itself => {
                     if !h5::scale::is_scale(&dataset.id)? {
@@ -105,26 +105,20 @@ impl Collective for SetDimNames {
                 }
                 Scale::Existing(id) => id,
                 Scale::New => {
-                    // An earlier dimension of this call may have made it already.
                     let path = sibling(dataset.name(), name);
+                    // An earlier dimension of this call may have made it already.
                     if h5::group::exists(&dataset.id, &path)? {
                         h5::dataset::open(&dataset.id, &path)?
                     } else {
-                        made = new_scale(dataset, d, &path)?;
-                        h5::scale::set_scale(
-                            &made,
-                            &format!("{NOT_A_VARIABLE}{:10}", dataset.storage_dims[d]),
-                        )?;
-                        made
+                        new_scale(dataset, d, &path)?
                     }
                 }
             };
             if !h5::scale::is_scale(&scale)? {
                 h5::scale::set_scale(&scale, name)?;
             }
-            if !h5::scale::is_attached(&dataset.id, &scale, d)? {
-                h5::scale::attach(&dataset.id, &scale, d)?;
-            }
+            // Not attached yet: `plan_one` refused dimensions that have a scale.
+            h5::scale::attach(&dataset.id, &scale, d)?;
             scale.close()?;
         }
         Ok(())
@@ -190,8 +184,9 @@ fn plan_one(
     Ok(Scale::Existing(other))
 }
 
-/// A scale with no data for dimension `d` of `dataset`: float32 as netCDF makes them,
-/// extendible (chunked) when the dimension is.
+/// A scale with no data for dimension `d` of `dataset`, marked as netCDF marks a dimension
+/// without a variable: float32 as netCDF makes them, extendible (chunked) when the
+/// dimension is.
 fn new_scale(dataset: &Dataset, d: usize, path: &str) -> Result<Id> {
     let (len, max) = (dataset.storage_dims[d], dataset.max_storage_dims[d]);
     let layout = if max == len {
@@ -203,14 +198,16 @@ fn new_scale(dataset: &Dataset, d: usize, path: &str) -> Result<Id> {
             ..Layout::contiguous()
         }
     };
-    h5::dataset::create(
+    let scale = h5::dataset::create(
         &dataset.id,
         path,
         &h5::types::native(Dtype::Float32)?,
         &h5::space::simple_with_max(&[len], &[max])?,
         &h5::plist::link_create()?,
         &h5::plist::dataset_create(&layout, false)?,
-    )
+    )?;
+    h5::scale::set_scale(&scale, &format!("{NOT_A_VARIABLE}{len:10}"))?;
+    Ok(scale)
 }
 
 /// After `dataset` grew: grow the scales dah5 made for its named dimensions along with it,

@@ -15,7 +15,6 @@ use crate::h5::id::Id;
 unsafe extern "C" {
     fn H5DSset_scale(dsid: hid_t, dimname: *const c_char) -> herr_t;
     fn H5DSattach_scale(did: hid_t, dsid: hid_t, idx: c_uint) -> herr_t;
-    fn H5DSis_attached(did: hid_t, dsid: hid_t, idx: c_uint) -> htri_t;
     fn H5DSis_scale(did: hid_t) -> htri_t;
     fn H5DSget_num_scales(did: hid_t, idx: c_uint) -> c_int;
     fn H5DSiterate_scales(
@@ -40,13 +39,6 @@ pub fn attach(dataset: &Id, scale: &Id, dim: usize) -> Result<()> {
     let (d, s) = (dataset.raw(), scale.raw());
     // SAFETY: both are open datasets.
     h5call!(unsafe { H5DSattach_scale(d, s, dim as c_uint) }).map(|_| ())
-}
-
-/// Whether `scale` is attached to dimension `dim` of `dataset`.
-pub fn is_attached(dataset: &Id, scale: &Id, dim: usize) -> Result<bool> {
-    let (d, s) = (dataset.raw(), scale.raw());
-    // SAFETY: both are open datasets.
-    Ok(h5call!(unsafe { H5DSis_attached(d, s, dim as c_uint) })? > 0)
 }
 
 /// Whether `dataset` is a dimension scale.
