@@ -18,8 +18,9 @@ use crate::ffi::{self, args, dah5_dataset, dah5_file};
 /// blocks are gathered and checked: each inside the dims, no two overlapping, and together
 /// covering the whole array (unless `DAH5_DARRAY_PARTIAL`). When a check fails every rank
 /// returns the same error, naming the ranks and blocks, and nothing is created. The block
-/// table is stored as attributes of the dataset (see README, "File schema"), so any later
-/// job (or h5py) knows how the array was distributed.
+/// table is recorded in the file (scalar attributes on the dataset, the rows in the dataset
+/// `/dah5_blocks/<name>`; see README, "File schema"), so any later job (or h5py, ncdump,
+/// `dah5 info`) knows how the array was distributed.
 ///
 /// @param file         an open, writable file.
 /// @param name         the dataset's path (groups made), the same on every rank.
@@ -89,7 +90,8 @@ pub unsafe extern "C" fn dah5_darray_write(
 /// offset and count (in the handle's order; block i was written by rank i, an empty one
 /// has a zero count).
 ///
-/// Local (the table was read when the dataset was opened).
+/// Local: the first call reads the table's rows on this rank alone (as data: rows another
+/// handle wrote in this run are visible after `dah5_file_flush`); later calls copy them.
 ///
 /// @param capacity     blocks `offsets_out` and `counts_out` have room for (ndims u64s
 ///                     each). 0 asks only for the number: then they may be NULL.
