@@ -1355,15 +1355,23 @@ contains
   ! collectively, and the other ranks wait in their next collective call. Outside
   ! MPI_Init .. MPI_Finalize there is no job to end, and error stop does.
   subroutine end_job(text)
-    use mpi, only: MPI_COMM_WORLD
+    use mpi, only: MPI_COMM_WORLD, MPI_Wtime
     character(len=*), intent(in) :: text
     logical :: initialized, finalized
     integer :: code
+    double precision :: until
     write (error_unit, "(a)") text
     flush (error_unit)
     call MPI_Initialized(initialized, code)
     call MPI_Finalized(finalized, code)
-    if (initialized .and. .not. finalized) call MPI_Abort(MPI_COMM_WORLD, 1, code)
+    if (initialized .and. .not. finalized) then
+       ! MPICH's Hydra ends the job at MPI_Abort and, on a loaded machine, now and then
+       ! before its proxy forwarded the message just printed: let it arrive first.
+       until = MPI_Wtime() + 0.2d0
+       do while (MPI_Wtime() < until)
+       end do
+       call MPI_Abort(MPI_COMM_WORLD, 1, code)
+    end if
     error stop 1
   end subroutine end_job
 
