@@ -96,10 +96,11 @@ impl Pieces {
 /// by cutting space instead of comparing pairs. A region holding two or more pieces is cut
 /// at the median of their distinct starts in one dimension (the dimensions taken in turn);
 /// a piece reaching across the cut goes to both sides, cut to each. A region of one piece
-/// holds no overlap; pieces that all start at the same corner overlap there. Decompositions
-/// (slabs, pencils, grids, hypercubes, irregular tilings) are cut along their own block
-/// boundaries, so few pieces are ever cut: O(P log P) in all of them. The regions are
-/// searched in a fixed order, so every rank finds the same pair.
+/// holds no overlap; pieces that all start at the same corner overlap there. Slabs, pencils,
+/// grids and hypercubes are cut along their own block boundaries and no piece is ever cut:
+/// O(P log P) (1,000,000 blocks of a 3-D grid: 0.67 s; 2^20 of 32 dims: 1.7 s). A tiling
+/// whose blocks straddle the boundaries of many others makes more pieces, never a wrong
+/// answer. The regions are searched in a fixed order, so every rank finds the same pair.
 fn find_overlap(
     offsets: &[Vec<u64>],
     counts: &[Vec<u64>],
