@@ -6,17 +6,27 @@
 
 mod common;
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
 use common::*;
+
+/// tests/c/readers.c, built once for both tests (a rebuild under a running one would make
+/// its exec fail with "Text file busy").
+fn readers() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build_c(&["tests/c/readers.c"], "readers"))
+}
 
 #[test]
 fn files_from_1_to_4_ranks_in_c_and_f_order_open_in_six_readers_with_their_dimension_names() {
-    let exe = build_c(&["tests/c/readers.c"], "readers");
+    let exe = readers();
     let dir = scratch("readers");
     let mut files = Vec::new();
     for ranks in 1..=4 {
         for order in ["c", "f"] {
             let file = format!("r{ranks}{order}.h5");
-            let out = mpiexec_ok(ranks, &exe, &[&file, order], &[], &dir);
+            let out = mpiexec_ok(ranks, exe, &[&file, order], &[], &dir);
             assert_eq!(out.matches("wrote").count(), ranks as usize, "{out}");
             let header = h5dump_header(&dir, &file);
             for needle in [
@@ -55,9 +65,9 @@ fn files_from_1_to_4_ranks_in_c_and_f_order_open_in_six_readers_with_their_dimen
 
 #[test]
 fn dimension_names_that_cannot_be_given_are_refused_on_every_rank_and_change_nothing() {
-    let exe = build_c(&["tests/c/readers.c"], "readers");
+    let exe = readers();
     let dir = scratch("readers_bad");
-    let out = mpiexec_ok(3, &exe, &["bad.h5", "bad"], &[], &dir);
+    let out = mpiexec_ok(3, exe, &["bad.h5", "bad"], &[], &dir);
     assert_eq!(
         out.matches("bad names refused everywhere").count(),
         3,
