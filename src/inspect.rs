@@ -13,7 +13,6 @@ use crate::core::dims::is_dimension_only;
 use crate::core::shape::{Order, element_count};
 use crate::error::{Error, Result};
 use crate::h5;
-use crate::h5::attr::Place;
 use crate::h5::group::Kind;
 use crate::h5::id::Id;
 
@@ -76,23 +75,6 @@ fn tuple(values: &[u64]) -> String {
     format!("({})", shown.join(", "))
 }
 
-/// The text of a string attribute of the open object `object`, if it has one.
-fn text_attr(object: &Id, name: &str) -> Result<Option<String>> {
-    let place = Place {
-        file: object,
-        object: ".",
-        name,
-    };
-    if !h5::attr::exists(&place, false)? {
-        return Ok(None);
-    }
-    let opened = h5::attr::open(&place, false)?;
-    let fixed = h5::types::string_kind(opened.file_type.raw())?.flatten();
-    let text = opened.read_text(fixed)?;
-    opened.close()?;
-    Ok(Some(String::from_utf8_lossy(&text).into_owned()))
-}
-
 fn describe_dataset(file: &Id, path: &str, blocks: bool, out: &mut String) -> Result<()> {
     let id = h5::dataset::open(file, path)?;
     let (dims, max_dims) = h5::space::extents(&h5::dataset::space(&id)?)?;
@@ -117,9 +99,9 @@ fn describe_dataset(file: &Id, path: &str, blocks: bool, out: &mut String) -> Re
         String::new()
     };
     writeln!(out, "  dims (C order): {}{grows}", tuple(&dims)).ok();
-    let writer = match text_attr(&id, "dah5_writer_order")?.as_deref() {
-        Some("F") => Some(Order::Fortran),
-        Some("C") => Some(Order::C),
+    let writer = match h5::attr::text(&id, "dah5_writer_order")?.as_deref() {
+        Some(b"F") => Some(Order::Fortran),
+        Some(b"C") => Some(Order::C),
         _ => None,
     };
     if writer == Some(Order::Fortran) {

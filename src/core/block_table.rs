@@ -336,12 +336,9 @@ impl Recorded {
             object: ".",
             name: attr,
         };
-        if h5::attr::exists(&place("dah5_block_table"), false)? {
-            let opened = h5::attr::open(&place("dah5_block_table"), false)?;
-            let fixed = h5::types::string_kind(opened.file_type.raw())?.flatten();
-            let path = String::from_utf8(opened.read_text(fixed)?)
+        if let Some(path) = h5::attr::text(dataset, "dah5_block_table")? {
+            let path = String::from_utf8(path)
                 .map_err(|_| malformed("dah5_block_table is not UTF-8".into()))?;
-            opened.close()?;
             let table = h5::dataset::open(dataset, &path)
                 .map_err(|e| malformed(format!("its table dataset {path:?}: {}", e.message)))?;
             let (shape, _) = h5::space::extents(&h5::dataset::space(&table)?)?;

@@ -236,17 +236,6 @@ pub(crate) fn follow_extent(dataset: &Dataset) -> Result<()> {
 
 /// Whether a scale is one dah5 (or netCDF) made for a dimension without values.
 pub fn is_dimension_only(scale: &Id) -> Result<bool> {
-    let place = Place {
-        file: scale,
-        object: ".",
-        name: "NAME",
-    };
-    if !h5::attr::exists(&place, false)? {
-        return Ok(false);
-    }
-    let opened = h5::attr::open(&place, false)?;
-    let fixed = h5::types::string_kind(opened.file_type.raw())?.flatten();
-    let text = opened.read_text(fixed)?;
-    opened.close()?;
-    Ok(text.starts_with(NOT_A_VARIABLE.as_bytes()))
+    let name = h5::attr::text(scale, "NAME")?.unwrap_or_default();
+    Ok(name.starts_with(NOT_A_VARIABLE.as_bytes()))
 }

@@ -83,6 +83,24 @@ pub fn exists(place: &Place<'_>, independent: bool) -> Result<bool> {
     Ok(exists > 0)
 }
 
+/// The text of the string attribute `name` of the open object `object`, if it has one
+/// (collective in a parallel file, like every metadata read without `independent`).
+pub fn text(object: &Id, name: &str) -> Result<Option<Vec<u8>>> {
+    let place = Place {
+        file: object,
+        object: ".",
+        name,
+    };
+    if !exists(&place, false)? {
+        return Ok(None);
+    }
+    let opened = open(&place, false)?;
+    let fixed = types::string_kind(opened.file_type.raw())?.flatten();
+    let text = opened.read_text(fixed)?;
+    opened.close()?;
+    Ok(Some(text))
+}
+
 fn access_lists(independent: bool) -> Result<Option<(Id, Id)>> {
     independent.then(plist::independent_read).transpose()
 }

@@ -314,14 +314,19 @@ pub fn python_inline(code: &str, dir: &Path) -> String {
 }
 
 fn run_python(args: &[&str], dir: &Path) -> String {
-    let output = run(
+    stdout_of(
         Command::new("/usr/bin/python3").args(args).current_dir(dir),
         "/usr/bin/python3 (apt install python3-h5py-mpi)",
-    );
+    )
+}
+
+/// Run `command`, assert it succeeded (showing its output if not), and return its stdout.
+fn stdout_of(command: &mut Command, what: &str) -> String {
+    let output = run(command, what);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
-        "python3 {args:?} failed:\n{stdout}\n{}",
+        "{what} {command:?} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     stdout
@@ -362,18 +367,11 @@ pub fn h5dump_header(dir: &Path, file: &str) -> String {
 
 /// `dah5 info ARGS` (the installed command, built by cargo) in `dir`; asserts success.
 pub fn dah5_info(args: &[&str], dir: &Path) -> String {
-    let output = run(
+    stdout_of(
         Command::new(env!("CARGO_BIN_EXE_dah5"))
             .arg("info")
             .args(args)
             .current_dir(dir),
         "dah5 info",
-    );
-    let text = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "dah5 info {args:?} failed:\n{text}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    text
+    )
 }
