@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The dah5 demo: 4 MPI ranks write one distributed 2-D array into one HDF5 dataset (row
 # blocks of uneven sizes, one rank empty; the decomposition is recorded in the file) and
-# read it back in column blocks; then 3 ranks read the same file; then h5dump shows what is
-# in it.
+# read it back in column blocks; then 3 ranks read the same file; then h5dump and dah5 info
+# show what is in it.
 #   ./scripts/demo.sh [FILE.h5]              (DAH5_MPI=mpich for MPICH; see scripts/deps.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +23,8 @@ echo
 echo "== h5dump -d /field $file =="
 h5dump -d /field "$file"
 echo
-echo "== h5dump: the recorded decomposition (row offsets and counts of each rank's block) =="
-h5dump -a /field/dah5_block_offsets -a /field/dah5_block_counts "$file"
+echo "== h5dump: the recorded decomposition ([rank, 0, :] offset, [rank, 1, :] count) =="
+h5dump -d /dah5_blocks/field "$file"
+echo
+echo "== dah5 info --blocks $file =="
+"$CARGO_TARGET_DIR/release/dah5" info --blocks "$file"
