@@ -9,6 +9,7 @@
 use std::fmt::Write;
 
 use crate::core::block_table::{Recorded, TABLES_GROUP};
+use crate::core::dataset::absolute;
 use crate::core::dims::is_dimension_only;
 use crate::core::shape::{Order, element_count};
 use crate::error::{Error, Result};
@@ -31,7 +32,7 @@ pub fn describe(request: &Request) -> Result<String> {
     let file = h5::file::open(&request.path, false, &fapl)
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
     let datasets = match &request.dataset {
-        Some(name) => vec![format!("/{}", name.trim_start_matches('/'))],
+        Some(name) => vec![absolute(name)],
         None => {
             let mut found = Vec::new();
             walk(&file, "/", &mut found)?;
@@ -156,7 +157,7 @@ fn describe_darray(
     writeln!(
         out,
         "  darray: block table schema {}, {} blocks ({} empty), written in {} order",
-        recorded.schema(),
+        recorded.schema,
         recorded.nblocks,
         recorded.nblocks as usize - written,
         writer.letter()

@@ -27,6 +27,7 @@
 use std::cell::OnceCell;
 
 use crate::core::attr::{AttrValue, write_value};
+use crate::core::dataset::absolute;
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::dtype::Dtype;
@@ -43,11 +44,6 @@ pub const TABLES_GROUP: &str = "/dah5_blocks";
 /// Where the table of the darray `name` (a path from the root) is kept.
 pub fn table_path(name: &str) -> String {
     format!("{TABLES_GROUP}{}", absolute(name))
-}
-
-/// `name`, a path from the root, as an absolute path.
-fn absolute(name: &str) -> String {
-    format!("/{}", name.trim_start_matches('/'))
 }
 
 /// Blocks as (offsets, counts), one row of ndims values per block.
@@ -216,11 +212,14 @@ impl BlockTable {
             .fold(0u64, u64::saturating_add)
     }
 
+    fn ndims(&self) -> usize {
+        self.counts.first().map_or(0, Vec::len)
+    }
+
     /// The largest extent of any block in each dimension: the chunk that gives a regular
     /// decomposition one chunk per block.
     pub fn largest_block(&self) -> Vec<u64> {
-        let ndims = self.counts.first().map_or(0, Vec::len);
-        (0..ndims)
+        (0..self.ndims())
             .map(|d| self.counts.iter().map(|c| c[d]).max().unwrap_or(1))
             .collect()
     }
@@ -245,7 +244,7 @@ impl BlockTable {
         order: Order,
         writes_rows: bool,
     ) -> Result<()> {
-        let ndims = self.largest_block().len() as u64;
+        let ndims = self.ndims() as u64;
         let nblocks = self.offsets.len() as u64;
         let path = table_path(name);
         let u64s = h5::types::native(Dtype::Uint64)?;
@@ -302,6 +301,8 @@ impl BlockTable {
 /// (schema 2, opened from a file) where to read it when first asked.
 #[derive(Debug)]
 pub struct Recorded {
+    /// The schema it was recorded in (1 or 2).
+    pub schema: u32,
     pub nblocks: u64,
     pub complete: bool,
     /// Schema 2's table dataset, read independently when the rows are first asked for.
@@ -320,6 +321,7 @@ impl Recorded {
     /// A table this process holds whole (it just wrote it).
     pub fn held(table: BlockTable) -> Recorded {
         Recorded {
+            schema: SCHEMA_VERSION,
             nblocks: table.offsets.len() as u64,
             complete: table.complete,
             stored: None,
@@ -328,36 +330,30 @@ impl Recorded {
     }
 
     /// The decomposition recorded on an open darray of `dims` (storage order), if any
-    /// (collective: every rank opening the dataset reads the same metadata). Schema 2's rows
-    /// are only checked for their shape here; schema 1's are read whole.
+    /// (collective: every rank opening the dataset reads the same metadata). A dataset that
+    /// is not a darray costs one attribute lookup. Schema 2's rows are only checked for
+    /// their shape here; schema 1's are read whole.
     pub fn read(dataset: &Id, dims: &[u64]) -> Result<Option<Recorded>> {
-        let place = |attr| Place {
+        let version = Place {
             file: dataset,
             object: ".",
-            name: attr,
+            name: "dah5_darray_version",
         };
-        if let Some(path) = h5::attr::text(dataset, "dah5_block_table")? {
-            let path = String::from_utf8(path)
-                .map_err(|_| malformed("dah5_block_table is not UTF-8".into()))?;
-            let table = h5::dataset::open(dataset, &path)
-                .map_err(|e| malformed(format!("its table dataset {path:?}: {}", e.message)))?;
-            let (shape, _) = h5::space::extents(&h5::dataset::space(&table)?)?;
-            table.close()?;
-            if shape.len() != 3 || shape[1] != 2 || shape[2] != dims.len() as u64 {
-                return Err(malformed(format!("{path:?} has shape {shape:?}")));
-            }
-            let complete = read_scalar(&place("dah5_complete"))? != 0;
-            return Ok(Some(Recorded {
-                nblocks: shape[0],
-                complete,
-                stored: Some(path),
-                table: OnceCell::new(),
-            }));
+        if !h5::attr::exists(&version, false)? {
+            return Ok(None);
         }
-        if h5::attr::exists(&place("dah5_block_offsets"), false)? {
-            return read_schema1(dataset, dims).map(|t| Some(Recorded::held(t)));
+        match read_scalar(dataset, "dah5_darray_version")? {
+            1 => read_schema1(dataset, dims).map(|table| {
+                Some(Recorded {
+                    schema: 1,
+                    ..Recorded::held(table)
+                })
+            }),
+            2 => read_schema2(dataset, dims).map(Some),
+            other => Err(malformed(format!(
+                "dah5_darray_version is {other}; this dah5 reads 1 and 2"
+            ))),
         }
-        Ok(None)
     }
 
     /// Every block (reading schema 2's rows on first use, on this rank alone).
@@ -371,11 +367,7 @@ impl Recorded {
         let mut bytes = vec![0u8; byte_len(&[self.nblocks, 2, ndims as u64], 8, "block table")?];
         h5::dataset::read_whole(&stored, &h5::types::native(Dtype::Uint64)?, &mut bytes)?;
         stored.close()?;
-        let values: Vec<u64> = bytes
-            .chunks_exact(8)
-            .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
-            .collect();
-        let (offsets, counts) = values
+        let (offsets, counts) = u64s(&bytes)
             .chunks(2 * ndims.max(1))
             .map(|row| (row[..ndims].to_vec(), row[ndims..].to_vec()))
             .unzip();
@@ -386,20 +378,51 @@ impl Recorded {
         };
         Ok(self.table.get_or_init(|| table))
     }
-
-    /// Which schema recorded it.
-    pub fn schema(&self) -> u32 {
-        if self.stored.is_some() { 2 } else { 1 }
-    }
 }
 
-/// A uint64-convertible scalar attribute.
-fn read_scalar(place: &Place<'_>) -> Result<u64> {
-    let opened = h5::attr::open(place, false)?;
+/// Native-endian u64s from their bytes.
+fn u64s(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
+        .collect()
+}
+
+/// The uint64-convertible scalar attribute `name` of the open object `object`.
+fn read_scalar(object: &Id, name: &str) -> Result<u64> {
+    let place = Place {
+        file: object,
+        object: ".",
+        name,
+    };
+    let opened = h5::attr::open(&place, false)?;
     let mut bytes = [0u8; 8];
     opened.read(&h5::types::native(Dtype::Uint64)?, &mut bytes)?;
     opened.close()?;
     Ok(u64::from_ne_bytes(bytes))
+}
+
+/// Schema 2: the table dataset's path and shape, and the complete flag; the rows stay in
+/// the file until asked for.
+fn read_schema2(dataset: &Id, dims: &[u64]) -> Result<Recorded> {
+    let path = h5::attr::text(dataset, "dah5_block_table")?
+        .ok_or_else(|| malformed("schema 2 without dah5_block_table".into()))?;
+    let path =
+        String::from_utf8(path).map_err(|_| malformed("dah5_block_table is not UTF-8".into()))?;
+    let table = h5::dataset::open(dataset, &path)
+        .map_err(|e| malformed(format!("its table dataset {path:?}: {}", e.message)))?;
+    let (shape, _) = h5::space::extents(&h5::dataset::space(&table)?)?;
+    table.close()?;
+    if shape.len() != 3 || shape[1] != 2 || shape[2] != dims.len() as u64 {
+        return Err(malformed(format!("{path:?} has shape {shape:?}")));
+    }
+    Ok(Recorded {
+        schema: 2,
+        nblocks: shape[0],
+        complete: read_scalar(dataset, "dah5_complete")? != 0,
+        stored: Some(path),
+        table: OnceCell::new(),
+    })
 }
 
 /// Schema 1's 2-D attributes, read whole.
@@ -418,11 +441,10 @@ fn read_schema1(dataset: &Id, dims: &[u64]) -> Result<BlockTable> {
         let mut bytes = vec![0u8; byte_len(&opened.dims, 8, attr)?];
         opened.read(&h5::types::native(Dtype::Uint64)?, &mut bytes)?;
         opened.close()?;
-        let values: Vec<u64> = bytes
-            .chunks_exact(8)
-            .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
-            .collect();
-        Ok(values.chunks(ndims.max(1)).map(<[u64]>::to_vec).collect())
+        Ok(u64s(&bytes)
+            .chunks(ndims.max(1))
+            .map(<[u64]>::to_vec)
+            .collect())
     };
     let offsets = read_rows("dah5_block_offsets")?;
     let counts = read_rows("dah5_block_counts")?;

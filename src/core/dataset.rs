@@ -72,6 +72,11 @@ pub struct Dataset {
     pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
 
+/// `name`, a path from the file's root with or without its leading '/', as an absolute path.
+pub fn absolute(name: &str) -> String {
+    format!("/{}", name.trim_start_matches('/'))
+}
+
 fn check_name(name: &str) -> Result<()> {
     if name.is_empty() || name.ends_with('/') {
         return Err(Error::invalid(format!(

@@ -6,7 +6,7 @@
 //! that name the same dimension share its scale, as netCDF dimensions are shared.
 
 use crate::core::collective::{Args, Collective};
-use crate::core::dataset::Dataset;
+use crate::core::dataset::{Dataset, absolute};
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::dtype::Dtype;
@@ -55,7 +55,7 @@ enum Scale {
 
 /// `group/name` for a dataset path and a sibling name.
 fn sibling(dataset: &str, name: &str) -> String {
-    let path = format!("/{}", dataset.trim_start_matches('/'));
+    let path = absolute(dataset);
     let group = &path[..path.rfind('/').unwrap_or(0)];
     format!("{group}/{name}")
 }
@@ -90,7 +90,7 @@ impl Collective for SetDimNames {
         if dataset.file.order == Order::Fortran {
             names.reverse();
         }
-        let own_path = format!("/{}", dataset.name().trim_start_matches('/'));
+        let own_path = absolute(dataset.name());
         let mut plan = Vec::new();
         for (d, name) in names.iter().enumerate() {
             plan.push(plan_one(dataset, d, name, &own_path, &names[..d])?);
