@@ -105,6 +105,14 @@
 #define DAH5_DARRAY_PARTIAL 256
 
 /**
+ * Flag of `dah5_darray_write` and `dah5_darray_create`: each rank's block goes to a file
+ * of its own (`FILE.d/NAME.RANK.h5`, written by that rank alone), and the main file holds a
+ * virtual dataset over them, read as one array by every HDF5 reader (README, "Subfiled
+ * darrays"). Contiguous and whole: no chunks, compression or `DAH5_DARRAY_PARTIAL`.
+ */
+#define DAH5_DARRAY_SUBFILED 512
+
+/**
  * Flag of `dah5_direct_open`: take an advisory fcntl write lock around every write (for
  * file systems without coherent concurrent writes, e.g. NFS).
  */
@@ -580,7 +588,9 @@ int32_t dah5_read_block(struct dah5_dataset *dataset,
  * returns the same error, naming the ranks and blocks, and nothing is created. The block
  * table is recorded in the file (scalar attributes on the dataset, the rows in the dataset
  * `/dah5_blocks/<name>`; see README, "File schema"), so any later job (or h5py, ncdump,
- * `dah5 info`) knows how the array was distributed.
+ * `dah5 info`) knows how the array was distributed. When writing the data (or, subfiled,
+ * a subfile) fails on any rank, every rank returns an error and the dataset is taken out
+ * again.
  *
  * @param file         an open, writable file.
  * @param name         the dataset's path (groups made), the same on every rank.
@@ -591,8 +601,9 @@ int32_t dah5_read_block(struct dah5_dataset *dataset,
  * @param count        this rank's block extents; a zero extent is an empty block.
  * @param buf          the block, contiguous in the handle's order (NULL if empty).
  * @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
- *                     `| DAH5_DARRAY_PARTIAL`. Compressed datasets always transfer
- *                     collectively.
+ *                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
+ *                     file of its own; the handle is then for reading only). Compressed
+ *                     datasets always transfer collectively.
  * @param options      NULL, or dataset options (compression, chunks, max dims). When
  *                     compressed without chunk dims given, the chunk is the largest block:
  *                     one chunk per block for a regular decomposition.
@@ -613,6 +624,31 @@ int32_t dah5_darray_write(struct dah5_file *file,
                           uint32_t flags,
                           const struct dah5_dataset_options *options,
                           struct dah5_dataset **dataset_out);
+
+/**
+ * Create a distributed array without writing it: `dah5_darray_write`'s checks, dataset and
+ * block table, for programs that then write their block in several `dah5_write_block`
+ * calls (each rank inside its own block, or anywhere for a shared-file darray).
+ *
+ * **Collective** over the file's communicator; the same arguments as `dah5_darray_write`
+ * without `buf`. With `DAH5_DARRAY_SUBFILED` each rank's subfile stays open until
+ * `dah5_dataset_close` (collective), which marks the darray complete only when every rank
+ * wrote and closed its subfile without an error; otherwise every rank's close returns an
+ * error and the darray stays marked incomplete (dah5 then refuses to read it).
+ *
+ * # Safety
+ * As `dah5_darray_write`.
+ */
+int32_t dah5_darray_create(struct dah5_file *file,
+                           const char *name,
+                           int32_t dtype,
+                           uint32_t ndims,
+                           const uint64_t *dims,
+                           const uint64_t *offset,
+                           const uint64_t *count,
+                           uint32_t flags,
+                           const struct dah5_dataset_options *options,
+                           struct dah5_dataset **dataset_out);
 
 /**
  * The block table recorded by `dah5_darray_write`: how many blocks, and each block's

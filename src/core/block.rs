@@ -6,6 +6,7 @@ use crate::core::dataset::Dataset;
 use crate::core::shape::{byte_len, check_block};
 use crate::core::space;
 use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
+use crate::core::subfiled::Subfiles;
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -54,6 +55,21 @@ impl BlockRequest<'_> {
         match self.buffer {
             Buffer::Source(_) => Direction::Write,
             Buffer::Sink(_) => Direction::Read,
+        }
+    }
+}
+
+/// A transfer's property list: the dataset's own, or one made for this transfer.
+enum List<'a> {
+    Shared(&'a h5::id::Id),
+    Refusing(h5::id::Id),
+}
+
+impl List<'_> {
+    fn id(&self) -> &h5::id::Id {
+        match self {
+            List::Shared(id) => id,
+            List::Refusing(id) => id,
         }
     }
 }
@@ -208,6 +224,9 @@ impl Dataset {
     /// most pieces. A failed write is remembered by the file.
     fn transfer(&self, request: BlockRequest<'_>, pieces: Vec<Piece>, calls: usize) -> Result<()> {
         let direction = request.direction();
+        if let Some(subfiles) = &self.subfiles {
+            return self.transfer_subfiled(subfiles, request);
+        }
         let plan = Plan {
             pieces,
             mem_dtype: request.mem_dtype,
@@ -236,6 +255,56 @@ impl Dataset {
         Ok(list.get_or_init(|| dxpl))
     }
 
+    /// The transfer list of a transfer: the dataset's own, or for a read that converts, a
+    /// new one that stops at a stored value the memory type cannot hold.
+    fn list_for(&self, reading: bool, mem_dtype: Dtype, collective: bool) -> Result<List<'_>> {
+        if !reading || mem_dtype == self.dtype() {
+            return self.transfer_list(collective).map(List::Shared);
+        }
+        let refusing = h5::plist::transfer(collective)?;
+        let into_integer = matches!(mem_dtype.class(), Class::SignedInt | Class::UnsignedInt);
+        h5::plist::refuse_out_of_range(&refusing, into_integer)?;
+        Ok(List::Refusing(refusing))
+    }
+
+    /// A failed transfer's error: a refused conversion says so.
+    fn refused_or(&self, e: Error, list: &List<'_>, mem_dtype: Dtype) -> Error {
+        if !matches!(list, List::Refusing(_)) || !h5::plist::conversion_refused() {
+            return e;
+        }
+        Error::new(
+            ErrorKind::TypeMismatch,
+            format!(
+                "dataset {:?} holds a value that does not fit mem_dtype {}: HDF5 would clamp \
+                 it, so the read stopped (buf is partly filled)",
+                self.name(),
+                mem_dtype.name()
+            ),
+        )
+    }
+
+    /// A subfiled darray's transfer: to this rank's subfile, or from the subfiles the
+    /// block touches (`core::subfiled`).
+    fn transfer_subfiled(&self, subfiles: &Subfiles, request: BlockRequest<'_>) -> Result<()> {
+        let order = self.file.order;
+        let (offset, count) = (
+            order.to_storage(&request.offset),
+            order.to_storage(&request.count),
+        );
+        match &request.buffer {
+            Buffer::Source(data) => self.write_subfile(subfiles, &offset, &count, &request, data),
+            Buffer::Sink(_) => {
+                let mem_type = h5::types::native(request.mem_dtype)?;
+                let list = self.list_for(true, request.mem_dtype, false)?;
+                let Buffer::Sink(buf) = request.buffer else {
+                    return Ok(());
+                };
+                self.read_subfiles(subfiles, &offset, &count, &mem_type, list.id(), buf)
+                    .map_err(|e| self.refused_or(e, &list, request.mem_dtype))
+            }
+        }
+    }
+
     fn run(&self, mut plan: Plan<'_>, collective: bool, calls: usize) -> Result<()> {
         if calls == 0 {
             return Ok(());
@@ -244,20 +313,9 @@ impl Dataset {
         let file_space = h5::dataset::space(&self.id)?;
         // Writes were checked value by value (`check_block`); a read that converts stops at
         // a stored value that the memory type cannot hold, with a list of its own.
-        let stored = self.dtype();
-        let refusing = matches!(plan.buffer, Buffer::Sink(_)) && plan.mem_dtype != stored;
-        let converting;
-        let dxpl = if refusing {
-            converting = h5::plist::transfer(collective)?;
-            let into_integer = matches!(
-                plan.mem_dtype.class(),
-                Class::SignedInt | Class::UnsignedInt
-            );
-            h5::plist::refuse_out_of_range(&converting, into_integer)?;
-            &converting
-        } else {
-            self.transfer_list(collective)?
-        };
+        let reading = matches!(plan.buffer, Buffer::Sink(_));
+        let list = self.list_for(reading, plan.mem_dtype, collective)?;
+        let dxpl = list.id();
         let mut first_error = None;
         for call in 0..calls {
             let piece = plan.pieces.get(call);
@@ -300,16 +358,7 @@ impl Dataset {
             }
         }
         match first_error {
-            Some(_) if refusing && h5::plist::conversion_refused() => Err(Error::new(
-                ErrorKind::TypeMismatch,
-                format!(
-                    "dataset {:?} holds a value that does not fit mem_dtype {}: HDF5 would \
-                     clamp it, so the read stopped (buf is partly filled)",
-                    self.name(),
-                    plan.mem_dtype.name()
-                ),
-            )),
-            Some(e) => Err(e),
+            Some(e) => Err(self.refused_or(e, &list, plan.mem_dtype)),
             None => Ok(()),
         }
     }

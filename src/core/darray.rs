@@ -7,7 +7,7 @@
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
 use crate::core::block_table::{BlockTable, Blocks, Recorded, table_path};
 use crate::core::collective::{self, Args, Collective};
-use crate::core::dataset::{Dataset, DatasetRequest};
+use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
 use crate::core::shape::{byte_len, element_count};
@@ -37,17 +37,25 @@ pub fn partition(dims: &[u64], rank: u64, nranks: u64) -> (Vec<u64>, Vec<u64>) {
     (offset, count)
 }
 
-/// Everything a rank says in `dah5_darray_write`. Offsets and counts in the handle's order.
+/// Everything a rank says in `dah5_darray_write` (or, without data, `dah5_darray_create`).
+/// Offsets and counts in the handle's order.
 pub struct DarrayRequest<'a> {
     pub dataset: DatasetRequest,
     pub offset: Vec<u64>,
     pub count: Vec<u64>,
-    pub data: &'a [u8],
+    /// The block; None for `dah5_darray_create`.
+    pub data: Option<&'a [u8]>,
     /// Allow blocks that leave parts of the array unwritten.
     pub partial: bool,
     /// Collective data transfer (always so for compressed datasets).
     pub collective: bool,
+    /// Each block in a file of its own behind a virtual dataset (`core::subfiled`).
+    pub subfiled: bool,
 }
+
+/// `dah5_darray_create`: `dah5_darray_write` without the data, which the ranks then write
+/// with `dah5_write_block`.
+pub struct CreateDarray<'a>(pub DarrayRequest<'a>);
 
 impl Dataset {
     /// The block table in the file handle's order: (offsets, counts), one row per block.
@@ -85,6 +93,38 @@ impl Collective for DarrayRequest<'_> {
     type Output = Dataset;
 
     fn check(self, file: &File) -> Result<Self> {
+        self.checked(file)
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        self.args_of(file, Self::NAME)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+        self.create(file, Self::NAME)
+    }
+}
+
+impl Collective for CreateDarray<'_> {
+    const NAME: &'static str = "dah5_darray_create";
+    type Target = File;
+    type Output = Dataset;
+
+    fn check(self, file: &File) -> Result<Self> {
+        self.0.checked(file).map(CreateDarray)
+    }
+
+    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+        self.0.args_of(file, Self::NAME)
+    }
+
+    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+        self.0.create(file, Self::NAME)
+    }
+}
+
+impl DarrayRequest<'_> {
+    fn checked(self, file: &File) -> Result<Self> {
         let dataset = file.check_create(self.dataset)?;
         let ndims = dataset.dims.len();
         if self.offset.len() != ndims || self.count.len() != ndims {
@@ -93,24 +133,39 @@ impl Collective for DarrayRequest<'_> {
             )));
         }
         let needed = byte_len(&self.count, dataset.dtype.size(), "count")?;
-        if self.data.len() != needed {
+        match self.data {
+            Some(data) if data.len() != needed => {
+                return Err(Error::invalid(format!(
+                    "buf holds {} bytes but the block needs {needed}",
+                    data.len()
+                )));
+            }
+            _ => {}
+        }
+        if self.subfiled && (dataset.options != DatasetOptions::default() || self.partial) {
             return Err(Error::invalid(format!(
-                "buf holds {} bytes but the block needs {needed}",
-                self.data.len()
+                "dataset {:?}: a subfiled darray is contiguous, fixed-size and whole: \
+                 DAH5_DARRAY_SUBFILED takes no chunks, compression, max dims, zero fill or \
+                 DAH5_DARRAY_PARTIAL",
+                dataset.name
             )));
         }
         Ok(DarrayRequest { dataset, ..self })
     }
 
-    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
+    fn args_of<'a>(&'a self, file: &'a File, name: &'static str) -> Args<'a> {
         self.dataset
-            .args(file, Self::NAME)
+            .args(file, name)
             .number("flags.partial", self.partial as u64)
             .number("flags.collective", self.collective as u64)
+            .number("flags.subfiled", self.subfiled as u64)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+    fn create(self, file: &mut File, call: &'static str) -> Result<Dataset> {
         let table = file.gather_blocks(&self)?;
+        if self.subfiled {
+            return file.create_subfiled(self, table, call);
+        }
         let layout = file.layout_of(&self.dataset, Some(&table.largest_block()))?;
         let name = self.dataset.name.clone();
         let mut dataset = file.create_agreed(self.dataset, &layout)?;
@@ -120,26 +175,28 @@ impl Collective for DarrayRequest<'_> {
         let table_written = table
             .write(&file.id, &name, file.order(), rank == 0)
             .and_then(|()| fault::check("darray_table", rank));
-        if let Err(e) = file.settle("the block table", table_written) {
+        if let Err(e) = file.settle(call, "the block table", table_written) {
             return Err(file.take_out_darray(dataset.take_id(), &name, e));
         }
-        let collective = self.collective || dataset.filtered;
-        let block = Ok(WriteBlock::new(BlockRequest {
-            offset: self.offset,
-            count: self.count,
-            mem_dtype: dataset.dtype(),
-            convert: false,
-            collective,
-            buffer: Buffer::Source(self.data),
-        }));
-        let data_written = if collective {
-            collective::run(&mut dataset, block)
-        } else {
-            collective::run_alone(&mut dataset, block)
-        };
-        let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
-        if let Err(e) = file.settle("the data", data_written) {
-            return Err(file.take_out_darray(dataset.take_id(), &name, e));
+        if let Some(data) = self.data {
+            let collective = self.collective || dataset.filtered;
+            let block = Ok(WriteBlock::new(BlockRequest {
+                offset: self.offset,
+                count: self.count,
+                mem_dtype: dataset.dtype(),
+                convert: false,
+                collective,
+                buffer: Buffer::Source(data),
+            }));
+            let data_written = if collective {
+                collective::run(&mut dataset, block)
+            } else {
+                collective::run_alone(&mut dataset, block)
+            };
+            let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
+            if let Err(e) = file.settle(call, "the data", data_written) {
+                return Err(file.take_out_darray(dataset.take_id(), &name, e));
+            }
         }
         dataset.blocks = Some(Recorded::held(table));
         Ok(dataset)
@@ -148,7 +205,7 @@ impl Collective for DarrayRequest<'_> {
 
 impl File {
     /// Every rank's block, gathered and checked against the dims (collective).
-    fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<BlockTable> {
+    pub(crate) fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<BlockTable> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
         let mine: Vec<u64> = [
@@ -178,7 +235,7 @@ impl File {
 
     /// [`File::take_out`] for a darray: its table dataset goes too, with the groups of
     /// `/dah5_blocks` that held nothing else (collective; every rank sees the same links).
-    fn take_out_darray(&self, id: Id, name: &str, cause: Error) -> Error {
+    pub(crate) fn take_out_darray(&self, id: Id, name: &str, cause: Error) -> Error {
         let cause = self.take_out(id, name, cause);
         let mut path = table_path(name);
         // The table may not have been made (its create is what failed): then there is
@@ -199,21 +256,15 @@ impl File {
         cause
     }
 
-    /// Every rank learns whether writing `what` worked on all ranks.
-    fn settle(&self, what: &str, outcome: Result<()>) -> Result<()> {
+    /// Every rank learns whether writing `what` worked on all ranks (in the call `call`).
+    pub(crate) fn settle(&self, call: &str, what: &str, outcome: Result<()>) -> Result<()> {
         let outcome = outcome.map_err(|own| own.context(format_args!("writing {what}")));
-        collective::settle(
-            &self.shared.comm,
-            DarrayRequest::NAME,
-            what,
-            outcome,
-            |_| {
-                format!(
-                    "writing {what} failed on another rank (its message says why), so the \
+        collective::settle(&self.shared.comm, call, what, outcome, |_| {
+            format!(
+                "writing {what} failed on another rank (its message says why), so the \
                      dataset was taken out again on every rank"
-                )
-            },
-        )
+            )
+        })
     }
 }
 

@@ -9,6 +9,7 @@ use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
+use crate::core::subfiled::Subfiles;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -68,6 +69,8 @@ pub struct Dataset {
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any.
     pub(crate) blocks: Option<Recorded>,
+    /// Where a subfiled darray's blocks are (`core::subfiled`).
+    pub(crate) subfiles: Option<Subfiles>,
     /// Its transfer property lists, independent and collective, made when first needed.
     pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
@@ -140,8 +143,6 @@ impl File {
             .max_dims
             .clone()
             .unwrap_or_else(|| storage_dims.clone());
-        let file_type = h5::types::native(request.dtype)?;
-        let space = self.dataspace(&storage_dims, &max_storage_dims)?;
         let special;
         let dcpl = if *layout == Layout::contiguous() && !request.options.fill_with_zeros {
             &self.lists.contiguous
@@ -149,6 +150,30 @@ impl File {
             special = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
             &special
         };
+        let mut dataset = self.create_with(request, &max_storage_dims, dcpl)?;
+        dataset.filtered = layout.filtered();
+        let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
+        let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
+        if let Err(e) = reserve
+            .then(|| self.reserve(&dataset.id, &dataset.name, bytes))
+            .transpose()
+        {
+            let name = dataset.name.clone();
+            return Err(self.take_out(dataset.take_id(), &name, e));
+        }
+        Ok(dataset)
+    }
+
+    /// Create a dataset all ranks agreed on with the creation list `dcpl` (collective).
+    pub(crate) fn create_with(
+        &self,
+        request: DatasetRequest,
+        max_storage_dims: &[u64],
+        dcpl: &Id,
+    ) -> Result<Dataset> {
+        let storage_dims = self.order().to_storage(&request.dims);
+        let file_type = h5::types::native(request.dtype)?;
+        let space = self.dataspace(&storage_dims, max_storage_dims)?;
         // Intermediate groups only for a path: HDF5 checks each component otherwise.
         let plain = Id::borrowed(h5::plist::DEFAULT);
         let lcpl = if request.name.contains('/') {
@@ -161,23 +186,16 @@ impl File {
                 self.shared
                     .metadata_failure(e.context(format_args!("dataset {:?}", request.name)))
             })?;
-        let bytes = data_bytes(&storage_dims, request.dtype.size());
-        let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
-        if let Err(e) = reserve
-            .then(|| self.reserve(&id, &request.name, bytes))
-            .transpose()
-        {
-            return Err(self.take_out(id, &request.name, e));
-        }
         Ok(Dataset::listed(Dataset {
             file: self.shared.clone(),
             id,
             name: request.name,
             dtype: request.dtype,
             storage_dims,
-            max_storage_dims,
-            filtered: layout.filtered(),
+            max_storage_dims: max_storage_dims.to_vec(),
+            filtered: false,
             blocks: None,
+            subfiles: None,
             transfer_lists: Default::default(),
         }))
     }
@@ -288,6 +306,10 @@ impl Collective for OpenDataset {
         })?;
         let filtered = h5::plist::has_filters(&h5::dataset::create_plist(&id)?)?;
         let blocks = Recorded::read(&id, &storage_dims).map_err(context)?;
+        let subfiles = match blocks {
+            Some(_) => Subfiles::read(&id, &file.shared.path).map_err(context)?,
+            None => None,
+        };
         Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,
@@ -297,6 +319,7 @@ impl Collective for OpenDataset {
             max_storage_dims,
             filtered,
             blocks,
+            subfiles,
             transfer_lists: Default::default(),
         }))
     }
@@ -355,8 +378,12 @@ impl Dataset {
         std::mem::replace(&mut self.id, Id::borrowed(-1))
     }
 
-    pub fn close(self) -> Result<()> {
-        self.take_id().close()
+    /// Close (collective for a subfiled darray being written: see
+    /// [`Dataset::finish_subfiles`]; its error comes first, the handle is closed all the same).
+    pub fn close(mut self) -> Result<()> {
+        let finished = self.finish_subfiles();
+        let closed = self.take_id().close();
+        finished.and(closed)
     }
 }
 

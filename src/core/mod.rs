@@ -20,3 +20,4 @@ mod properties;
 pub mod shape;
 pub mod space;
 pub mod split;
+pub mod subfiled;

@@ -2,11 +2,11 @@
 
 use std::ffi::{c_char, c_void};
 
-use crate::core::darray::DarrayRequest;
+use crate::core::darray::{CreateDarray, DarrayRequest};
 use crate::core::file::File;
 use crate::core::shape::byte_len;
-use crate::error::Error;
-use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, check_known};
+use crate::error::{Error, Result};
+use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, DAH5_DARRAY_SUBFILED, check_known};
 use crate::ffi::dataset::{dataset_request, hand_out};
 use crate::ffi::options::dah5_dataset_options;
 use crate::ffi::{self, args, dah5_dataset, dah5_file};
@@ -20,7 +20,9 @@ use crate::ffi::{self, args, dah5_dataset, dah5_file};
 /// returns the same error, naming the ranks and blocks, and nothing is created. The block
 /// table is recorded in the file (scalar attributes on the dataset, the rows in the dataset
 /// `/dah5_blocks/<name>`; see README, "File schema"), so any later job (or h5py, ncdump,
-/// `dah5 info`) knows how the array was distributed.
+/// `dah5 info`) knows how the array was distributed. When writing the data (or, subfiled,
+/// a subfile) fails on any rank, every rank returns an error and the dataset is taken out
+/// again.
 ///
 /// @param file         an open, writable file.
 /// @param name         the dataset's path (groups made), the same on every rank.
@@ -31,8 +33,9 @@ use crate::ffi::{self, args, dah5_dataset, dah5_file};
 /// @param count        this rank's block extents; a zero extent is an empty block.
 /// @param buf          the block, contiguous in the handle's order (NULL if empty).
 /// @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
-///                     `| DAH5_DARRAY_PARTIAL`. Compressed datasets always transfer
-///                     collectively.
+///                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
+///                     file of its own; the handle is then for reading only). Compressed
+///                     datasets always transfer collectively.
 /// @param options      NULL, or dataset options (compression, chunks, max dims). When
 ///                     compressed without chunk dims given, the chunk is the largest block:
 ///                     one chunk per block for a regular decomposition.
@@ -56,33 +59,116 @@ pub unsafe extern "C" fn dah5_darray_write(
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
     let request = |_: &File| {
-        args::out(dataset_out, "dataset_out")?;
         // SAFETY: by this function's contract.
-        let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
-        let n = ndims as usize;
-        // SAFETY: `offset` and `count` have `ndims` entries by the contract.
-        let (offset, count) = unsafe {
-            (
-                args::u64s(offset, n, "offset")?,
-                args::u64s(count, n, "count")?,
+        let mut request = unsafe {
+            darray_request(
+                name,
+                dtype,
+                ndims,
+                dims,
+                offset,
+                count,
+                flags,
+                options,
+                dataset_out,
             )
-        };
-        check_known(flags, DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL, "flags")?;
-        let len = byte_len(&count, dataset.dtype.size(), "count")?;
+        }?;
+        let len = byte_len(&request.count, request.dataset.dtype.size(), "count")?;
         // SAFETY: `buf` holds the block's `len` bytes by the contract.
-        let data = unsafe { args::source(buf, len, "buf") }?;
-        Ok(DarrayRequest {
-            dataset,
-            offset,
-            count,
-            data,
-            partial: flags & DAH5_DARRAY_PARTIAL != 0,
-            collective: flags & DAH5_COLLECTIVE != 0,
-        })
+        request.data = Some(unsafe { args::source(buf, len, "buf") }?);
+        Ok(request)
     };
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
     ffi::collective(file, request, |r, d| unsafe {
         hand_out(r, file, d, dataset_out)
+    })
+}
+
+/// Create a distributed array without writing it: `dah5_darray_write`'s checks, dataset and
+/// block table, for programs that then write their block in several `dah5_write_block`
+/// calls (each rank inside its own block, or anywhere for a shared-file darray).
+///
+/// **Collective** over the file's communicator; the same arguments as `dah5_darray_write`
+/// without `buf`. With `DAH5_DARRAY_SUBFILED` each rank's subfile stays open until
+/// `dah5_dataset_close` (collective), which marks the darray complete only when every rank
+/// wrote and closed its subfile without an error; otherwise every rank's close returns an
+/// error and the darray stays marked incomplete (dah5 then refuses to read it).
+///
+/// # Safety
+/// As `dah5_darray_write`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_create(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    offset: *const u64,
+    count: *const u64,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    let request = |_: &File| {
+        // SAFETY: by this function's contract.
+        unsafe {
+            darray_request(
+                name,
+                dtype,
+                ndims,
+                dims,
+                offset,
+                count,
+                flags,
+                options,
+                dataset_out,
+            )
+        }
+        .map(CreateDarray)
+    };
+    // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
+    ffi::collective(file, request, |r, d| unsafe {
+        hand_out(r, file, d, dataset_out)
+    })
+}
+
+/// The arguments `dah5_darray_write` and `dah5_darray_create` share, parsed (no data yet).
+///
+/// # Safety
+/// As `dah5_darray_create`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn darray_request<'a>(
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    offset: *const u64,
+    count: *const u64,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> Result<DarrayRequest<'a>> {
+    args::out(dataset_out, "dataset_out")?;
+    // SAFETY: by this function's contract.
+    let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
+    let n = ndims as usize;
+    // SAFETY: `offset` and `count` have `ndims` entries by the contract.
+    let (offset, count) = unsafe {
+        (
+            args::u64s(offset, n, "offset")?,
+            args::u64s(count, n, "count")?,
+        )
+    };
+    let known = DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL | DAH5_DARRAY_SUBFILED;
+    check_known(flags, known, "flags")?;
+    Ok(DarrayRequest {
+        dataset,
+        offset,
+        count,
+        data: None,
+        partial: flags & DAH5_DARRAY_PARTIAL != 0,
+        collective: flags & DAH5_COLLECTIVE != 0,
+        subfiled: flags & DAH5_DARRAY_SUBFILED != 0,
     })
 }
 

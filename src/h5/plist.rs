@@ -14,7 +14,7 @@ use hdf5_sys::h5p::{
     H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
     H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
     H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
-    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb,
+    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb, H5Pset_virtual,
 };
 use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
@@ -228,6 +228,34 @@ pub fn dataset_create(layout: &Layout, fill_with_zeros: bool) -> Result<Id> {
     };
     // SAFETY: `p` is a dataset creation list.
     h5call!(unsafe { H5Pset_fill_time(p, fill_time) })?;
+    Ok(dcpl)
+}
+
+/// One region of a virtual dataset: its block `offset, count` (storage order) is the
+/// whole dataset `source` of the file `file_name` (relative to the virtual dataset's file,
+/// or absolute).
+pub struct VirtualMap<'a> {
+    pub offset: &'a [u64],
+    pub count: &'a [u64],
+    pub file_name: &'a str,
+    pub source: &'a str,
+}
+
+/// Dataset creation of a virtual dataset (HDF5 1.10's VDS) over `space`, made of `maps`.
+pub fn virtual_dataset<'a>(space: &Id, maps: impl Iterator<Item = VirtualMap<'a>>) -> Result<Id> {
+    let dcpl = create(H5P_CLS_DATASET_CREATE)?;
+    let p = dcpl.raw();
+    for map in maps {
+        let region = crate::h5::space::select_block(space, map.offset, map.count)?;
+        let source_space = crate::h5::space::simple(map.count)?;
+        // HDF5 reads a source file name as a printf-like pattern: a '%' is written "%%".
+        let file_name = crate::h5::c_string(&map.file_name.replace('%', "%%"))?;
+        let source = crate::h5::c_string(map.source)?;
+        let (r, s) = (region.raw(), source_space.raw());
+        // SAFETY: `p` is a dataset creation list, `r` and `s` dataspaces, the names
+        // NUL-terminated; HDF5 copies all of them.
+        h5call!(unsafe { H5Pset_virtual(p, r, file_name.as_ptr(), source.as_ptr(), s) })?;
+    }
     Ok(dcpl)
 }
 

@@ -77,7 +77,10 @@ static uint64_t verify(dah5_dataset *ds, const struct dtype_info *t, uint32_t nd
     return wrong;
 }
 
-static int write_mode(int argc, char **argv)
+/* Write the darray: whole with dah5_darray_write ("write", "write-subfiled"), or declared
+ * with dah5_darray_create and written in two dah5_write_block steps ("create-subfiled",
+ * which also checks that a write outside the rank's block is refused). */
+static int write_mode(int argc, char **argv, const char *how)
 {
     const char *path = argv[2], *name = argv[3];
     const struct dtype_info *t = dtype_by_name(argv[4]);
@@ -113,11 +116,47 @@ static int write_mode(int argc, char **argv)
     opts.deflate_level = (uint32_t)atoi(argv[7]);
     if (opts.deflate_level)
         opts.flags |= DAH5_SHUFFLE;
-    check(dah5_darray_write(file, name, t->code, ndims, dims, offset, count, n ? buf : NULL, 0, &opts, &ds),
-          "darray_write");
+    if (strcmp(how, "create-subfiled") == 0) {
+        check(dah5_darray_create(file, name, t->code, ndims, dims, offset, count, DAH5_DARRAY_SUBFILED, NULL, &ds),
+              "darray_create");
+        /* The block in two steps along dimension 0 (in the handle's order): the first half of
+         * its rows... */
+        uint64_t half[DAH5_MAX_NDIMS], rest_offset[DAH5_MAX_NDIMS], rest[DAH5_MAX_NDIMS];
+        memcpy(half, count, sizeof count);
+        memcpy(rest, count, sizeof count);
+        memcpy(rest_offset, offset, sizeof offset);
+        uint32_t split = forder ? ndims - 1 : 0; /* the slowest dimension: contiguous halves */
+        half[split] = count[split] / 2;
+        rest[split] = count[split] - half[split];
+        rest_offset[split] = offset[split] + half[split];
+        uint64_t first = n / (count[split] ? count[split] : 1) * half[split];
+        check(dah5_write_block(ds, offset, half, t->code, first ? buf : NULL, 0), "write first half");
+        check(dah5_write_block(ds, rest_offset, rest, t->code, n - first ? buf + first * t->size : NULL, 0),
+              "write second half");
+        /* ...and a write outside this rank's block is refused (the next rank's block). */
+        uint64_t one[DAH5_MAX_NDIMS];
+        for (uint32_t d = 0; d < ndims; d++)
+            one[d] = 1;
+        uint64_t elsewhere[DAH5_MAX_NDIMS] = {0};
+        elsewhere[split] = (offset[split] + count[split]) % dims[split];
+        if (n && (elsewhere[split] < offset[split] || elsewhere[split] >= offset[split] + count[split]))
+            expect_status(dah5_write_block(ds, elsewhere, one, t->code, buf, 0), DAH5_ERR_OUT_OF_BOUNDS,
+                          "own block", "a write outside the rank's subfiled block");
+        /* Not complete until closed: dah5 refuses to read it. */
+        if (n)
+            expect_status(dah5_read_block(ds, offset, one, t->code, buf, 0), DAH5_ERR_INVALID_ARGUMENT,
+                          "not complete", "a read before the close");
+    } else {
+        uint32_t flags = strcmp(how, "write-subfiled") == 0 ? DAH5_DARRAY_SUBFILED : 0;
+        check(dah5_darray_write(file, name, t->code, ndims, dims, offset, count, n ? buf : NULL, flags,
+                                flags ? NULL : &opts, &ds),
+              "darray_write");
+    }
     uint32_t nblocks = 0;
     check(dah5_darray_blocks(ds, 0, &nblocks, NULL, NULL), "darray_blocks");
     expect(nblocks == (uint32_t)size_g, "one block per rank in the table");
+    if (strcmp(how, "create-subfiled") == 0)
+        check(dah5_dataset_close(&ds), "dataset_close (marks the subfiled darray complete)");
     check(dah5_file_close(&file), "close");
     printf("rank %d: wrote block offset[0] %llu count[0] %llu of %s\n", rank_g,
            (unsigned long long)offset[0], (unsigned long long)count[0], name);
@@ -482,8 +521,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_g);
     MPI_Comm_size(MPI_COMM_WORLD, &size_g);
     const char *mode = argc > 2 ? argv[1] : "";
-    if (strcmp(mode, "write") == 0 && argc >= 10)
-        write_mode(argc, argv);
+    if ((strcmp(mode, "write") == 0 || strcmp(mode, "write-subfiled") == 0 ||
+         strcmp(mode, "create-subfiled") == 0) && argc >= 10)
+        write_mode(argc, argv, mode);
     else if (strcmp(mode, "read-table") == 0 && argc == 6)
         read_mode(argv, 1);
     else if (strcmp(mode, "read-partition") == 0 && argc == 6)
