@@ -12,6 +12,7 @@ use crate::core::block_table::{Recorded, TABLES_GROUP};
 use crate::core::dataset::absolute;
 use crate::core::dims::is_dimension_only;
 use crate::core::shape::{Order, element_count};
+use crate::core::subfiled::Subfiles;
 use crate::error::{Error, Result};
 use crate::h5;
 use crate::h5::group::Kind;
@@ -41,7 +42,7 @@ pub fn describe(request: &Request) -> Result<String> {
     };
     let mut out = format!("{}: {} dataset(s)\n", request.path, datasets.len());
     for path in &datasets {
-        describe_dataset(&file, path, request.blocks, &mut out)
+        describe_dataset(&file, &request.path, path, request.blocks, &mut out)
             .map_err(|e| e.context(format_args!("dataset {path:?}")))?;
     }
     file.close()?;
@@ -76,7 +77,14 @@ fn tuple(values: &[u64]) -> String {
     format!("({})", shown.join(", "))
 }
 
-fn describe_dataset(file: &Id, path: &str, blocks: bool, out: &mut String) -> Result<()> {
+/// One dataset of the file `main` (its path, for a subfiled darray's subfiles).
+fn describe_dataset(
+    file: &Id,
+    main: &str,
+    path: &str,
+    blocks: bool,
+    out: &mut String,
+) -> Result<()> {
     let id = h5::dataset::open(file, path)?;
     let (dims, max_dims) = h5::space::extents(&h5::dataset::space(&id)?)?;
     let file_type = h5::dataset::file_type(&id)?;
@@ -139,6 +147,20 @@ fn describe_dataset(file: &Id, path: &str, blocks: bool, out: &mut String) -> Re
             blocks,
             out,
         )?;
+        if let Some(subfiles) = Subfiles::read(&id, main)? {
+            let table = recorded.table(&id, &dims)?;
+            let (files, missing) = subfiles.survey(table);
+            let missing = match missing.as_slice() {
+                [] => "all present".to_string(),
+                m => format!("MISSING: blocks {m:?} (HDF5 readers show fill values there)"),
+            };
+            writeln!(
+                out,
+                "  subfiled: {files} files {}.RANK.h5 beside the main file, {missing}",
+                subfiles.prefix()
+            )
+            .ok();
+        }
     }
     id.close()
 }
@@ -165,6 +187,8 @@ fn describe_darray(
     .ok();
     let state = if recorded.complete {
         "complete: every element was written".to_string()
+    } else if table.covered() == total {
+        "incomplete: not every writer finished (dah5_complete = 0)".to_string()
     } else {
         format!(
             "partial: the blocks hold {} of the {total} elements",

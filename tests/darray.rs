@@ -85,7 +85,13 @@ fn darrays_in_2d_and_3d_from_4_ranks_read_back_on_1_2_3_by_table_and_by_partitio
 #[test]
 fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_is_written() {
     let dir = scratch("darray_bad");
-    for case in ["overlap", "outside", "gap", "partial"] {
+    for case in [
+        "overlap",
+        "outside",
+        "gap",
+        "partial",
+        "subfiled-compressed",
+    ] {
         let file = format!("{case}.h5");
         // The driver asserts the status on every rank and that no dataset was created.
         let out = run(3, &["bad", &file, case], &dir);
@@ -218,7 +224,7 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
         let out = mpiexec_ok(
             3,
             &driver(),
-            &["rollback", "r.h5", &rank.to_string()],
+            &["rollback", "r.h5", &rank.to_string(), "shared"],
             &[("DAH5_TEST_FAULT", &fault)],
             &dir,
         );

@@ -133,6 +133,20 @@ impl Subfiles {
     pub fn prefix(&self) -> &str {
         &self.prefix
     }
+
+    /// How many subfiles the blocks of `table` have, and the blocks whose subfile is not
+    /// there (`dah5 info`: HDF5's readers would show fill values in their place).
+    pub fn survey(&self, table: &BlockTable) -> (usize, Vec<usize>) {
+        let blocks: Vec<usize> = (0..table.counts.len())
+            .filter(|&b| !is_empty(&table.counts[b]))
+            .collect();
+        let missing = blocks
+            .iter()
+            .copied()
+            .filter(|&b| !self.path(b).is_file())
+            .collect();
+        (blocks.len(), missing)
+    }
 }
 
 fn directory_of(path: &Path) -> PathBuf {
@@ -416,7 +430,11 @@ impl Dataset {
             return Ok(());
         };
         let failed = writing.failed.get();
-        let closed = writing.own.map_or(Ok(()), OwnSubfile::close);
+        let rank = self.file.comm.rank();
+        let closed = writing
+            .own
+            .map_or(Ok(()), OwnSubfile::close)
+            .and_then(|()| crate::core::fault::check("subfile_close", rank));
         let outcome = match (closed, failed) {
             (Err(e), _) => Err(e.context(format_args!("closing this rank's subfile"))),
             (Ok(()), true) => Err(Error::new(

@@ -155,8 +155,15 @@ static int write_mode(int argc, char **argv, const char *how)
     uint32_t nblocks = 0;
     check(dah5_darray_blocks(ds, 0, &nblocks, NULL, NULL), "darray_blocks");
     expect(nblocks == (uint32_t)size_g, "one block per rank in the table");
-    if (strcmp(how, "create-subfiled") == 0)
+    if (strcmp(how, "create-subfiled") == 0 && getenv("DAH5_TEST_FAULT")) {
+        /* A rank whose subfile failed (on purpose): every rank's close says so. */
+        expect_status(dah5_dataset_close(&ds), DAH5_ERR_IO, "incomplete",
+                      "the close of a subfiled darray with a failed subfile");
+        expect(ds == NULL, "the handle is closed all the same");
+        printf("rank %d: darray left incomplete\n", rank_g);
+    } else if (strcmp(how, "create-subfiled") == 0) {
         check(dah5_dataset_close(&ds), "dataset_close (marks the subfiled darray complete)");
+    }
     check(dah5_file_close(&file), "close");
     printf("rank %d: wrote block offset[0] %llu count[0] %llu of %s\n", rank_g,
            (unsigned long long)offset[0], (unsigned long long)count[0], name);
@@ -263,6 +270,10 @@ static int bad_mode(char **argv)
             count[0] = 0;
         flags = DAH5_DARRAY_PARTIAL;
         want = DAH5_OK;
+    } else if (strcmp(which, "subfiled-compressed") == 0) {
+        opts.deflate_level = 4;
+        flags = DAH5_DARRAY_SUBFILED;
+        needle = "DAH5_DARRAY_SUBFILED takes no chunks, compression";
     } else {
         want = DAH5_OK; /* independent-compressed: a valid darray first */
     }
@@ -505,7 +516,8 @@ static int rollback_mode(char **argv)
     check(dah5_file_create_comm(MPI_COMM_WORLD, argv[2], DAH5_TRUNC, &file), "create");
     uint64_t dims[2] = {2 * (uint64_t)size_g, 3}, offset[2] = {2 * (uint64_t)rank_g, 0}, count[2] = {2, 3};
     double block[6] = {0};
-    int32_t status = dah5_darray_write(file, "lost", DAH5_FLOAT64, 2, dims, offset, count, block, 0, NULL, &ds);
+    uint32_t flags = strcmp(argv[4], "subfiled") == 0 ? DAH5_DARRAY_SUBFILED : 0;
+    int32_t status = dah5_darray_write(file, "lost", DAH5_FLOAT64, 2, dims, offset, count, block, flags, NULL, &ds);
     expect_status(status, DAH5_ERR_IO, rank_g == failing ? "failed on purpose" : "failed on another rank",
                   "a darray write with a failing step");
     expect(ds == NULL, "no handle from a failed darray write");
@@ -538,7 +550,7 @@ int main(int argc, char **argv)
         atomic_mode(argv);
     else if (strcmp(mode, "hints") == 0)
         hints_mode(argv);
-    else if (strcmp(mode, "rollback") == 0 && argc == 4)
+    else if (strcmp(mode, "rollback") == 0 && argc == 5)
         rollback_mode(argv);
     else {
         fprintf(stderr, "usage: see the comment at the top of tests/c/darray.c\n");

@@ -1,0 +1,257 @@
+//! Subfiled darrays end to end (tests/c/darray.c under mpiexec): written by 4 ranks, whole
+//! and in steps, read back by dah5 at 1 to 5 ranks and by h5py, h5dump, ncdump and xarray
+//! (tests/py/check_subfiled.py), after a move too; a failing subfile fails the write on every
+//! rank and leaves nothing, or leaves the darray marked incomplete; a missing or truncated
+//! subfile is an error naming it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::*;
+
+fn driver() -> PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build_c(&["tests/c/darray.c"], "darray_subfiled"))
+        .clone()
+}
+
+fn run(ranks: u32, args: &[&str], dir: &Path) -> String {
+    mpiexec_ok(ranks, &driver(), args, &[], dir)
+}
+
+/// (8, 6) float64 in C order written whole on a 2x2 grid of ranks, and (3, 4, 6) int32 in
+/// Fortran order declared with dah5_darray_create and written in two steps per rank.
+fn write_both(dir: &Path) {
+    let u = [
+        "write-subfiled",
+        "a.h5",
+        "u",
+        "float64",
+        "c",
+        "2x2",
+        "0",
+        "-1",
+        "8",
+        "6",
+    ];
+    run(4, &u, dir);
+    let v = [
+        "create-subfiled",
+        "a.h5",
+        "grp/v",
+        "int32",
+        "f",
+        "1x2x2",
+        "0",
+        "-1",
+        "3",
+        "4",
+        "6",
+    ];
+    run(4, &v, dir);
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| {
+                    e.expect("a directory entry")
+                        .file_name()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader_after_a_move() {
+    let dir = scratch("subfiled_round_trip");
+    write_both(&dir);
+    let subfiles = files_in(&dir.join("a.h5.d"));
+    assert_eq!(
+        subfiles,
+        [
+            "grp~v.0.h5",
+            "grp~v.1.h5",
+            "grp~v.2.h5",
+            "grp~v.3.h5",
+            "u.0.h5",
+            "u.1.h5",
+            "u.2.h5",
+            "u.3.h5"
+        ],
+        "one file per rank and darray"
+    );
+    // Moved together (main file and directory), from another working directory.
+    let moved = dir.join("moved");
+    std::fs::create_dir_all(moved.join("a.h5.d")).expect("mkdir moved");
+    std::fs::rename(dir.join("a.h5"), moved.join("a.h5")).expect("move a.h5");
+    for name in &subfiles {
+        std::fs::rename(
+            dir.join("a.h5.d").join(name),
+            moved.join("a.h5.d").join(name),
+        )
+        .expect("move a subfile");
+    }
+    for (name, dtype, order) in [("u", "float64", "c"), ("grp/v", "int32", "f")] {
+        for readers in 1..=5 {
+            for mode in ["read-table", "read-partition"] {
+                let out = run(readers, &[mode, "moved/a.h5", name, dtype, order], &dir);
+                assert!(
+                    out.contains("0 wrong") && out.contains(&format!("on {readers} ranks")),
+                    "{out}"
+                );
+            }
+        }
+    }
+    for (name, dtype, dims) in [("u", "float64", ["8", "6"]), ("grp/v", "int32", ["6", "4"])] {
+        let mut args = vec!["moved/a.h5", name, dtype];
+        args.extend(dims);
+        if name == "grp/v" {
+            args.push("3");
+        }
+        let out = python("tests/py/check_subfiled.py", &args, &dir);
+        for reader in [
+            "h5py",
+            "h5dump",
+            "ncdump",
+            "xarray (netcdf4)",
+            "xarray (h5netcdf)",
+        ] {
+            assert!(
+                out.contains(&format!("{reader}: {name}")) && out.contains("matches"),
+                "{out}"
+            );
+        }
+        assert!(out.contains("maps 4 subfiles"), "{out}");
+    }
+    let info = dah5_info(&["moved/a.h5", "u"], &dir);
+    assert!(
+        info.contains("subfiled: 4 files a.h5.d/u.RANK.h5"),
+        "{info}"
+    );
+}
+
+#[test]
+fn a_failing_subfile_fails_the_write_on_every_rank_and_leaves_nothing() {
+    for step in ["subfile@1", "darray_table@0"] {
+        let dir = scratch(&format!("subfiled_rollback_{}", step.replace('@', "_")));
+        let out = mpiexec_ok(
+            3,
+            &driver(),
+            &["rollback", "r.h5", &step[step.len() - 1..], "subfiled"],
+            &[("DAH5_TEST_FAULT", step)],
+            &dir,
+        );
+        assert_eq!(out.matches("rolled back").count(), 3, "{out}");
+        let out = python_inline(
+            "import h5py\n\
+             f = h5py.File('r.h5', 'r')\n\
+             assert list(f) == [], list(f)\n\
+             print('empty file')\n",
+            &dir,
+        );
+        assert!(out.contains("empty file"), "{out}");
+        assert_eq!(
+            files_in(&dir.join("r.h5.d")),
+            Vec::<String>::new(),
+            "no subfile left"
+        );
+    }
+}
+
+#[test]
+fn an_unfinished_subfiled_darray_is_marked_incomplete_and_dah5_refuses_to_read_it() {
+    let dir = scratch("subfiled_incomplete");
+    let v = [
+        "create-subfiled",
+        "i.h5",
+        "v",
+        "int32",
+        "c",
+        "4x1",
+        "0",
+        "-1",
+        "8",
+        "3",
+    ];
+    let out = mpiexec_ok(
+        4,
+        &driver(),
+        &v,
+        &[("DAH5_TEST_FAULT", "subfile_close@2")],
+        &dir,
+    );
+    assert_eq!(out.matches("darray left incomplete").count(), 4, "{out}");
+    let out = python_inline(
+        "import h5py\n\
+         print('complete', h5py.File('i.h5', 'r')['v'].attrs['dah5_complete'])\n",
+        &dir,
+    );
+    assert!(out.contains("complete 0"), "{out}");
+    let job = mpiexec(
+        2,
+        &driver(),
+        &["read-partition", "i.h5", "v", "int32", "c"],
+        &[],
+        &dir,
+    );
+    assert!(
+        !job.success && job.stderr.contains("is not complete (dah5_complete = 0)"),
+        "{}",
+        job.stderr
+    );
+}
+
+#[test]
+fn a_missing_or_truncated_subfile_is_an_error_naming_it_on_the_ranks_that_read_it() {
+    let dir = scratch("subfiled_damaged");
+    write_both(&dir);
+    // Rows 4..8 of u are blocks 2 and 3: with 2 readers, rank 1 reads them.
+    std::fs::remove_file(dir.join("a.h5.d/u.3.h5")).expect("remove a subfile");
+    let job = mpiexec(
+        2,
+        &driver(),
+        &["read-partition", "a.h5", "u", "float64", "c"],
+        &[],
+        &dir,
+    );
+    assert!(!job.success, "{}", job.stdout);
+    assert!(
+        job.stderr.contains("subfile ./a.h5.d/u.3.h5")
+            && job.stderr.contains("DAH5_ERR_NOT_FOUND")
+            && job
+                .stderr
+                .contains("reading block 3 of subfiled darray \"u\""),
+        "{}",
+        job.stderr
+    );
+    let block = dir.join("a.h5.d/grp~v.1.h5");
+    let length = std::fs::metadata(&block).expect("a subfile").len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&block)
+        .and_then(|f| f.set_len(length - 16))
+        .expect("truncate a subfile");
+    let job = mpiexec(
+        1,
+        &driver(),
+        &["read-table", "a.h5", "grp/v", "int32", "f"],
+        &[],
+        &dir,
+    );
+    assert!(
+        !job.success
+            && job.stderr.contains("subfile ./a.h5.d/grp~v.1.h5")
+            && job.stderr.contains("DAH5_ERR_TRUNCATED"),
+        "{}",
+        job.stderr
+    );
+}
