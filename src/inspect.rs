@@ -15,7 +15,6 @@ use crate::core::shape::{Order, element_count};
 use crate::core::subfiled::Subfiles;
 use crate::error::{Error, Result};
 use crate::h5;
-use crate::h5::group::Kind;
 use crate::h5::id::Id;
 
 /// What `dah5 info` was asked.
@@ -36,7 +35,7 @@ pub fn describe(request: &Request) -> Result<String> {
         Some(name) => vec![absolute(name)],
         None => {
             let mut found = Vec::new();
-            walk(&file, "/", &mut found)?;
+            h5::group::datasets(&file, "/", TABLES_GROUP, &mut found)?;
             found
         }
     };
@@ -47,20 +46,6 @@ pub fn describe(request: &Request) -> Result<String> {
     }
     file.close()?;
     Ok(out)
-}
-
-/// Every dataset under the group `group`, depth first, by name; the block tables dah5
-/// keeps in `/dah5_blocks` are described with their darrays, not on their own.
-fn walk(file: &Id, group: &str, found: &mut Vec<String>) -> Result<()> {
-    for (name, kind) in h5::group::members(file, group)? {
-        let path = format!("{}/{name}", group.trim_end_matches('/'));
-        match kind {
-            Kind::Dataset => found.push(path),
-            Kind::Group if path != TABLES_GROUP => walk(file, &path, found)?,
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 fn tuple(values: &[u64]) -> String {

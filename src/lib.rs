@@ -25,5 +25,6 @@ pub mod error;
 pub mod ffi;
 mod h5;
 pub mod inspect;
+pub mod merge;
 mod mpi;
 mod os;

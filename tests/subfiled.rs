@@ -255,3 +255,61 @@ fn a_missing_or_truncated_subfile_is_an_error_naming_it_on_the_ranks_that_read_i
         job.stderr
     );
 }
+
+#[test]
+fn dah5_merge_makes_one_ordinary_file_with_the_attributes_dimension_names_and_table() {
+    let dir = scratch("subfiled_merge");
+    run(4, &["named", "n.h5"], &dir);
+    let dah5 = PathBuf::from(env!("CARGO_BIN_EXE_dah5"));
+    let out = mpiexec_ok(3, &dah5, &["merge", "n.h5", "m.h5"], &[], &dir);
+    assert!(
+        out.contains("dah5 merge: 3 dataset(s), 460 bytes") && out.contains("on 3 rank(s)"),
+        "{out}"
+    );
+    // Every value and attribute the same, nothing virtual, the scales and table made anew.
+    let out = python_inline(
+        "import h5py, numpy as np, xarray as xr, subprocess\n\
+         a, b = h5py.File('n.h5', 'r'), h5py.File('m.h5', 'r')\n\
+         assert a['temp'].is_virtual and not b['temp'].is_virtual\n\
+         for name in ['lat', 'temp', 'grp/steps']:\n\
+         \x20   assert np.array_equal(a[name][...], b[name][...]), name\n\
+         \x20   assert b[name].id.get_create_plist().get_layout() == h5py.h5d.CONTIGUOUS, name\n\
+         want = {k: v for k, v in a['temp'].attrs.items() if k not in ('dah5_subfiles', 'DIMENSION_LIST')}\n\
+         got = {k: v for k, v in b['temp'].attrs.items() if k != 'DIMENSION_LIST'}\n\
+         assert want == got, (want, got)\n\
+         assert dict(a.attrs) == dict(b.attrs) == {'title': 'merge test'}, dict(b.attrs)\n\
+         assert np.array_equal(a['dah5_blocks/temp'][...], b['dah5_blocks/temp'][...])\n\
+         header = subprocess.run(['ncdump', '-h', 'm.h5'], check=True, capture_output=True, text=True).stdout\n\
+         assert 'double temp(lat, lon)' in header and 'lat = 8' in header, header\n\
+         with xr.open_dataset('m.h5') as ds:\n\
+         \x20   assert list(ds['temp'].dims) == ['lat', 'lon'], ds\n\
+         \x20   assert np.array_equal(ds['lat'].values, a['lat'][...])\n\
+         \x20   assert np.array_equal(ds['temp'].values, a['temp'][...] * 0.5), 'scale_factor applied'\n\
+         print('merged file matches')\n",
+        &dir,
+    );
+    assert!(out.contains("merged file matches"), "{out}");
+    let out = run(2, &["read-partition", "m.h5", "temp", "float64", "c"], &dir);
+    assert!(out.contains("0 wrong"), "{out}");
+    let info = dah5_info(&["m.h5", "temp"], &dir);
+    assert!(
+        info.contains("dimension names (C order): (lat, lon)") && info.contains("4 blocks"),
+        "{info}"
+    );
+    // A missing subfile fails the merge on every rank, and OUT is removed.
+    std::fs::remove_file(dir.join("n.h5.d/temp.1.h5")).expect("remove a subfile");
+    let job = mpiexec(2, &dah5, &["merge", "n.h5", "m2.h5"], &[], &dir);
+    assert!(!job.success, "{}", job.stdout);
+    assert_eq!(
+        job.stderr.matches("dah5 merge: ").count(),
+        2,
+        "{}",
+        job.stderr
+    );
+    assert!(
+        job.stderr.contains("temp.1.h5") && job.stderr.contains("(removed)"),
+        "{}",
+        job.stderr
+    );
+    assert!(!dir.join("m2.h5").exists(), "a failed merge leaves no file");
+}

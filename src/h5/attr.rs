@@ -2,11 +2,14 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
-use hdf5_sys::h5::H5free_memory;
+use hdf5_sys::h5::H5_index_t::H5_INDEX_NAME;
+use hdf5_sys::h5::H5_iter_order_t::H5_ITER_INC;
+use hdf5_sys::h5::{H5free_memory, herr_t};
 use hdf5_sys::h5a::{
-    H5Aclose, H5Acreate2, H5Adelete, H5Aexists, H5Aexists_by_name, H5Aget_space, H5Aget_type,
-    H5Aopen_by_name, H5Aread, H5Awrite,
+    H5A_info_t, H5Aclose, H5Acreate2, H5Adelete, H5Aexists, H5Aexists_by_name, H5Aget_space,
+    H5Aget_type, H5Aiterate2, H5Aopen_by_name, H5Aread, H5Awrite,
 };
+use hdf5_sys::h5i::hid_t;
 use hdf5_sys::h5o::{H5Oclose, H5Oopen};
 use hdf5_sys::h5p::H5P_DEFAULT;
 use hdf5_sys::h5s::H5Sclose;
@@ -70,6 +73,38 @@ pub fn write(
     h5call!(unsafe { H5Awrite(a, m, buf) })?;
     attr.close()?;
     target.close()
+}
+
+/// The names of the attributes of the open object `object`, in name order (collective in a
+/// parallel file).
+pub fn names(object: &Id) -> Result<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    let (o, out) = (object.raw(), (&raw mut names).cast::<c_void>());
+    // SAFETY: `o` is an open object; `collect_name` gets `out`, a live Vec<String>.
+    h5call!(unsafe {
+        H5Aiterate2(
+            o,
+            H5_INDEX_NAME,
+            H5_ITER_INC,
+            std::ptr::null_mut(),
+            Some(collect_name),
+            out,
+        )
+    })?;
+    Ok(names)
+}
+
+/// H5Aiterate2's callback: push the attribute's name onto the Vec<String> in `names`.
+extern "C" fn collect_name(
+    _object: hid_t,
+    name: *const c_char,
+    _info: *const H5A_info_t,
+    names: *mut c_void,
+) -> herr_t {
+    // SAFETY: HDF5 passes a NUL-terminated name and our `names` pointer (see `names`).
+    let (name, names) = unsafe { (CStr::from_ptr(name), &mut *names.cast::<Vec<String>>()) };
+    names.push(name.to_string_lossy().into_owned());
+    0
 }
 
 /// Whether the attribute exists (`independent`: this rank alone asks).

@@ -70,6 +70,28 @@ pub fn members(loc: &Id, path: &str) -> Result<Vec<(String, Kind)>> {
         .collect()
 }
 
+/// The object at `path` from `loc` (`"."`: `loc` itself), open.
+pub fn open_object(loc: &Id, path: &str) -> Result<Id> {
+    let c_path = c_string(path)?;
+    let l = loc.raw();
+    // SAFETY: `l` is an open file or object and the path is NUL-terminated.
+    h5call!(unsafe { H5Oopen(l, c_path.as_ptr(), H5P_DEFAULT) }, closed by H5Oclose)
+}
+
+/// Every dataset under the group `group`, depth first, by name, but none under the group
+/// `skip` (dah5's block tables).
+pub fn datasets(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
+    for (name, kind) in members(file, group)? {
+        let path = format!("{}/{name}", group.trim_end_matches('/'));
+        match kind {
+            Kind::Dataset => found.push(path),
+            Kind::Group if path != skip => datasets(file, &path, skip, found)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// H5Literate's callback: push the link's name onto the Vec<String> in `names`.
 extern "C" fn collect_name(
     _group: hid_t,

@@ -9,8 +9,9 @@ use hdf5_sys::h5t::{
     H5T_NATIVE_FLOAT, H5T_NATIVE_INT8, H5T_NATIVE_INT16, H5T_NATIVE_INT32, H5T_NATIVE_INT64,
     H5T_NATIVE_UINT8, H5T_NATIVE_UINT16, H5T_NATIVE_UINT32, H5T_NATIVE_UINT64, H5T_SGN_NONE,
     H5T_STRING, H5T_VARIABLE, H5Tclose, H5Tcopy, H5Tcreate, H5Tequal, H5Tget_class,
-    H5Tget_member_name, H5Tget_member_offset, H5Tget_member_type, H5Tget_nmembers, H5Tget_sign,
-    H5Tget_size, H5Tinsert, H5Tis_variable_str, H5Tset_cset, H5Tset_size,
+    H5Tget_member_name, H5Tget_member_offset, H5Tget_member_type, H5Tget_native_type,
+    H5Tget_nmembers, H5Tget_sign, H5Tget_size, H5Tinsert, H5Tis_variable_str, H5Tset_cset,
+    H5Tset_size,
 };
 
 use crate::dtype::{Class, Dtype};
@@ -75,6 +76,16 @@ pub fn string_kind(type_id: hid_t) -> Result<Option<Option<usize>>> {
     } else {
         Some(type_size(type_id)?)
     }))
+}
+
+/// The memory type of a stored type of any class (what a copy reads and writes through),
+/// and its size in bytes.
+pub fn native_of(file_type: &Id) -> Result<(Id, usize)> {
+    let t = file_type.raw();
+    // SAFETY: `t` is an open datatype; the new type is ours to close.
+    let native = h5call!(unsafe { H5Tget_native_type(t, hdf5_sys::h5t::H5T_direction_t::H5T_DIR_ASCEND) }, closed by H5Tclose)?;
+    let size = type_size(native.raw())?;
+    Ok((native, size))
 }
 
 /// Whether two datatypes are the same (class, size, byte order, members).

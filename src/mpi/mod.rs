@@ -1,5 +1,6 @@
 //! The MPI boundary: communicator handling and the agreement that guards every collective
-//! call. dah5 never initializes or finalizes MPI; it checks that the caller has.
+//! call. The library never initializes or finalizes MPI; it checks that the caller has. Only
+//! the `dah5` command's parallel subcommand (`merge`) starts MPI itself ([`start`]).
 
 pub mod agree;
 pub mod comm;
@@ -12,7 +13,8 @@ pub mod roll_call;
 use std::ffi::{CStr, c_char, c_int};
 
 use mpi_sys::{
-    MPI_Error_class, MPI_Error_string, MPI_Finalized, MPI_Get_library_version, MPI_Initialized,
+    MPI_Comm_c2f, MPI_Error_class, MPI_Error_string, MPI_Finalize, MPI_Finalized,
+    MPI_Get_library_version, MPI_Init, MPI_Initialized, RSMPI_COMM_WORLD,
 };
 
 use crate::error::{Error, ErrorKind, Result};
@@ -80,6 +82,32 @@ fn error_string(code: c_int) -> String {
     unsafe { CStr::from_ptr(buf.as_ptr()) }
         .to_string_lossy()
         .into_owned()
+}
+
+/// Start MPI for a program of its own (the `dah5` command) unless it runs already; true when
+/// this call started it (then [`finish`] ends it).
+pub fn start() -> Result<bool> {
+    check_abi()?;
+    if state().0 {
+        return Ok(false);
+    }
+    // SAFETY: MPI is not initialized; NULL argc and argv are allowed.
+    check("MPI_Init", unsafe {
+        MPI_Init(std::ptr::null_mut(), std::ptr::null_mut())
+    })?;
+    Ok(true)
+}
+
+/// MPI_COMM_WORLD's Fortran handle, as `core::file::File::open` takes a communicator.
+pub fn world_handle() -> i32 {
+    // SAFETY: MPI is running (after [`start`]); RSMPI_COMM_WORLD is a predefined handle.
+    unsafe { MPI_Comm_c2f(RSMPI_COMM_WORLD) }
+}
+
+/// End MPI started by [`start`].
+pub fn finish() {
+    // SAFETY: MPI is running and every dah5 object of the program is closed.
+    unsafe { MPI_Finalize() };
 }
 
 /// `(initialized, finalized)`; both calls are legal at any time.

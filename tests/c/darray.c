@@ -527,6 +527,43 @@ static int rollback_mode(char **argv)
     return 0;
 }
 
+/* A small netCDF-like file around a subfiled darray, for dah5 merge: a root attribute, a
+ * coordinate variable lat(8), the subfiled darray temp(lat, lon) of 8 x 6 float64 written by
+ * rows (ranks beyond 8 empty) with two attributes, and a plain dataset. */
+static int named_mode(char **argv)
+{
+    dah5_file *file = NULL;
+    dah5_dataset *lat = NULL, *temp = NULL, *plain = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, argv[2], DAH5_TRUNC, &file), "create");
+    check(dah5_attr_write_string(file, "/", "title", "merge test"), "root attribute");
+    uint64_t dims[2] = {8, 6}, offset[2] = {0, 0}, count[2] = {0, 6};
+    double lats[8];
+    for (int i = 0; i < 8; i++)
+        lats[i] = -70.0 + 20.0 * i;
+    check(dah5_dataset_create(file, "lat", DAH5_FLOAT64, 1, dims, NULL, &lat), "lat");
+    uint64_t zero = 0, all = rank_g == 0 ? 8 : 0;
+    check(dah5_write_block(lat, &zero, &all, DAH5_FLOAT64, all ? lats : NULL, 0), "lat values");
+    offset[0] = 8 * (uint64_t)rank_g / (uint64_t)size_g;
+    count[0] = 8 * (uint64_t)(rank_g + 1) / (uint64_t)size_g - offset[0];
+    double buf[48];
+    pattern_fill(DAH5_FLOAT64, 8, 2, dims, offset, count, 0, buf);
+    check(dah5_darray_write(file, "temp", DAH5_FLOAT64, 2, dims, offset, count, count[0] ? buf : NULL,
+                            DAH5_DARRAY_SUBFILED, NULL, &temp),
+          "subfiled temp");
+    const char *names[2] = {"lat", "lon"};
+    check(dah5_dataset_set_dim_names(temp, 2, names), "dim names");
+    check(dah5_attr_write_string(file, "temp", "units", "K"), "units");
+    double scale = 0.5;
+    check(dah5_attr_write(file, "temp", "scale_factor", DAH5_FLOAT64, 0, 1, &scale), "scale");
+    int32_t steps[3] = {1, 2, 3};
+    check(dah5_dataset_create(file, "grp/steps", DAH5_INT32, 1, (uint64_t[]){3}, NULL, &plain), "steps");
+    uint64_t three = rank_g == 0 ? 3 : 0;
+    check(dah5_write_block(plain, &zero, &three, DAH5_INT32, three ? steps : NULL, 0), "steps values");
+    check(dah5_file_close(&file), "close");
+    printf("rank %d: wrote the named file\n", rank_g);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -550,6 +587,8 @@ int main(int argc, char **argv)
         atomic_mode(argv);
     else if (strcmp(mode, "hints") == 0)
         hints_mode(argv);
+    else if (strcmp(mode, "named") == 0 && argc == 3)
+        named_mode(argv);
     else if (strcmp(mode, "rollback") == 0 && argc == 5)
         rollback_mode(argv);
     else {
