@@ -48,6 +48,8 @@ module dah5
   integer(c_int64_t), parameter, public :: DAH5_UNLIMITED = -1_c_int64_t ! UINT64_MAX
   ! dah5_darray_write flag; file option flag.
   integer(c_int32_t), parameter, public :: DAH5_DARRAY_PARTIAL = 256
+  ! dah5_darray_write and dah5_darray_create flag: each block in a file of its own.
+  integer(c_int32_t), parameter, public :: DAH5_DARRAY_SUBFILED = 512
   integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
   integer(c_int32_t), parameter, public :: DAH5_NO_CHECKS = 128
   ! dah5_direct_open flag: an advisory fcntl lock around each write.
@@ -134,7 +136,7 @@ module dah5
        dah5_c_file_flush, dah5_c_file_close, dah5_c_version, dah5_c_version_string, &
        dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message, dah5_c_attr_write, &
        dah5_c_attr_write_string, dah5_c_attr_info, dah5_c_attr_read, dah5_c_attr_read_string, &
-       dah5_c_darray_write, dah5_c_darray_blocks, dah5_c_darray_partition, &
+       dah5_c_darray_write, dah5_c_darray_create, dah5_c_darray_blocks, dah5_c_darray_partition, &
        dah5_c_dataset_extend, dah5_c_dataset_set_dim_names, dah5_c_file_set_atomic, dah5_c_direct_create, dah5_c_direct_open, &
        dah5_c_direct_write_block, dah5_c_direct_read_block, dah5_c_direct_shape, &
        dah5_c_direct_sync, dah5_c_direct_close
@@ -269,6 +271,19 @@ module dah5
        type(c_ptr), intent(inout) :: dataset_out
        integer(c_int32_t) :: status
      end function dah5_c_darray_write
+
+     function dah5_c_darray_create(file, name, dtype, ndims, dims, offset, count, flags, &
+          options, dataset_out) bind(C, name="dah5_darray_create") result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), intent(in) :: dims(*), offset(*), count(*)
+       integer(c_int32_t), value :: flags
+       type(dah5_dataset_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_create
 
      function dah5_c_darray_blocks(dataset, capacity, nblocks_out, offsets_out, counts_out) &
           bind(C, name="dah5_darray_blocks") result(status)
@@ -522,7 +537,7 @@ module dah5
   public :: dah5_write_block, dah5_read_block
   public :: dah5_version, dah5_version_string, dah5_status_name, dah5_error_message
   public :: dah5_file_set_atomic, dah5_dataset_extend, dah5_dataset_set_dim_names
-  public :: dah5_darray_write, dah5_darray_blocks, dah5_darray_partition
+  public :: dah5_darray_write, dah5_darray_create, dah5_darray_blocks, dah5_darray_partition
   public :: dah5_attr_write, dah5_attr_write_string, dah5_attr_read, dah5_attr_read_string
 
   !> call dah5_write_block(dset, lo, hi, a [, flags] [, ierr])
@@ -544,7 +559,9 @@ module dah5
   !> call dah5_darray_write(file, name, dims, lo, hi, a, dset [, flags] [, options] [, ierr])
   !> Collective: every rank passes the global dims and its part a = A(lo(1):hi(1), ...);
   !> the library checks the blocks, creates the dataset, records the decomposition and
-  !> writes every part. flags: 0, DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL.
+  !> writes every part. flags: 0, DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, or
+  !> DAH5_DARRAY_SUBFILED (each rank's part in a file of its own, read as one array through
+  !> a virtual dataset; see the README, "Subfiled darrays").
   interface dah5_darray_write
      module procedure darray_write_real32, darray_write_real64, darray_write_complex64, &
           darray_write_complex128, darray_write_int32, darray_write_int64
@@ -1254,7 +1271,26 @@ contains
   ! The shared body of dah5_darray_write: as `transfer`, check lo, hi and the array, then
   ! call the library. A wrapper error still takes part in the collective call, with ndims 0
   ! so that the library refuses it on every rank (nothing is created anywhere).
-  subroutine darray(file, name, dims, lo, hi, array_shape, dtype, buf, dset, flags, options, ierr)
+  !> call dah5_darray_create(file, name, dtype, dims, lo, hi, dset [, flags] [, options] [, ierr])
+  !> Collective: dah5_darray_write without the data (dtype DAH5_FLOAT64, ...); each rank then
+  !> writes its part lo:hi with dah5_write_block, in as many steps as it likes. With
+  !> DAH5_DARRAY_SUBFILED the darray is complete once dah5_dataset_close (collective)
+  !> returns without an error on every rank.
+  subroutine dah5_darray_create(file, name, dtype, dims, lo, hi, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(c_int32_t), intent(in) :: dtype
+    integer(int64), intent(in) :: dims(:), lo(:), hi(:)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    call darray(file, name, dims, lo, hi, max(hi - lo + 1, 0_int64), dtype, c_null_ptr, dset, &
+         flags, options, ierr, create=.true.)
+  end subroutine dah5_darray_create
+
+  subroutine darray(file, name, dims, lo, hi, array_shape, dtype, buf, dset, flags, options, ierr, &
+       create)
     type(dah5_file), intent(in) :: file
     character(len=*), intent(in) :: name
     integer(int64), intent(in) :: dims(:), lo(:), hi(:), array_shape(:)
@@ -1264,6 +1300,8 @@ contains
     integer, intent(in), optional :: flags
     type(dah5_dataset_options), intent(in), optional :: options
     integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: create
+    logical :: creating
     integer(c_int64_t) :: offset(DAH5_MAX_NDIMS), count(DAH5_MAX_NDIMS), extents(DAH5_MAX_NDIMS)
     integer(c_int32_t) :: ndims, status, bits
     type(dah5_dataset_options) :: chosen
@@ -1272,7 +1310,10 @@ contains
     bits = 0
     if (present(flags)) bits = int(flags, c_int32_t)
     ndims = int(min(size(dims), DAH5_MAX_NDIMS), c_int32_t)
-    problem = block_problem("dah5_darray_write", ndims, lo, hi, array_shape)
+    creating = .false.
+    if (present(create)) creating = create
+    problem = block_problem(merge("dah5_darray_create", "dah5_darray_write ", creating), ndims, &
+         lo, hi, array_shape)
     offset = 0
     count = 0
     extents = 0
@@ -1283,8 +1324,13 @@ contains
     else
        ndims = 0
     end if
-    status = dah5_c_darray_write(file%ptr, c_string(name), dtype, ndims, extents, offset, count, &
-         buf, bits, chosen, dset%ptr)
+    if (creating) then
+       status = dah5_c_darray_create(file%ptr, c_string(name), dtype, ndims, extents, offset, &
+            count, bits, chosen, dset%ptr)
+    else
+       status = dah5_c_darray_write(file%ptr, c_string(name), dtype, ndims, extents, offset, &
+            count, buf, bits, chosen, dset%ptr)
+    end if
     if (len(problem) > 0) then
        call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
     else

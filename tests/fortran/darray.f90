@@ -21,7 +21,7 @@ program darray_f
   real(real64) :: dt
   character(len=:), allocatable :: title
   type(dah5_file) :: file
-  type(dah5_dataset) :: dset, series, missing
+  type(dah5_dataset) :: dset, series, missing, sub
   type(dah5_dataset_options) :: options
 
   call MPI_Init(ierr)
@@ -78,6 +78,13 @@ program darray_f
      step(:, 1) = [(10.0_real64 * t + i, i = 1, nx)]
      if (rank == 0) call dah5_write_block(series, [1_int64, int(t, int64)], [int(nx, int64), int(t, int64)], step)
   end do
+  ! A subfiled darray declared first, then written a column at a time by each rank.
+  call dah5_darray_create(file, "S", DAH5_FLOAT64, [int(nx, int64), int(ny, int64)], &
+       lbound(a, kind=int64), ubound(a, kind=int64), sub, DAH5_DARRAY_SUBFILED)
+  do j = j0, j1
+     call dah5_write_block(sub, [1_int64, int(j, int64)], [int(nx, int64), int(j, int64)], a(:, j:j))
+  end do
+  call dah5_dataset_close(sub)
   call dah5_file_close(file)
 
   ! Read back with dah5_darray_partition (a different split when n > 1), and the attributes.
@@ -91,6 +98,10 @@ program darray_f
         if (abs(b(i, j) - value(i, j)) > 0) failures = failures + 1
      end do
   end do
+  call dah5_dataset_open(file, "S", sub)
+  b = -1
+  call dah5_read_block(sub, plo, phi, b)
+  call expect(all(abs(b - a_values(plo, phi)) <= 0), "the subfiled darray reads back")
   call dah5_attr_read(file, "A", "dt", dt)
   call expect(abs(dt - 0.5_real64) <= 0, "scalar attribute")
   call dah5_attr_read(file, "/", "steps", steps)
@@ -108,6 +119,17 @@ program darray_f
   if (total /= 0) error stop 1
 
 contains
+
+  function a_values(lo, hi) result(v)
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64) :: v(lo(1):hi(1), lo(2):hi(2))
+    integer :: i, j
+    do j = int(lo(2)), int(hi(2))
+       do i = int(lo(1)), int(hi(1))
+          v(i, j) = value(i, j)
+       end do
+    end do
+  end function a_values
 
   real(real64) function value(i, j)
     integer, intent(in) :: i, j

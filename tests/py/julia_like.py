@@ -27,6 +27,7 @@ DAH5_RDONLY = 1
 DAH5_COLLECTIVE = 1
 DAH5_FLOAT64 = 10
 DAH5_COMPLEX128 = 12
+DAH5_DARRAY_SUBFILED = 512
 DAH5_ERR_OUT_OF_BOUNDS = -4
 FILE_OPTIONS_VERSION = 2
 DATASET_OPTIONS_VERSION = 2
@@ -73,6 +74,8 @@ PROTOTYPES = {
     "dah5_darray_write": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
                                     c_void_p, c_uint32, POINTER(DatasetOptions),
                                     POINTER(c_void_p)]),
+    "dah5_darray_create": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
+                                     c_uint32, POINTER(DatasetOptions), POINTER(c_void_p)]),
     "dah5_dataset_set_dim_names": (c_int32, [c_void_p, c_uint32, POINTER(c_char_p)]),
     "dah5_darray_blocks": (c_int32, [c_void_p, c_uint32, POINTER(c_uint32), U64P, U64P]),
     "dah5_version": (c_uint32, []),
@@ -184,6 +187,16 @@ def main():
     write_block(lib, dataset, np.asfortranarray(z[:, j0 - 1:j1]), columns, DAH5_COMPLEX128,
                 DAH5_COLLECTIVE)
     lib.check(lib.dah5_dataset_close(byref(dataset)))
+    # "S" as darray_create(file, "S", Float64, block, dims; subfiled = true) and then
+    # write_block of each column half: a subfiled darray written in steps.
+    lib.check(lib.dah5_darray_create(file, b"S", DAH5_FLOAT64, 2, u64([nx, ny]), offset, count,
+                                     DAH5_DARRAY_SUBFILED, byref(dataset_options),
+                                     byref(dataset)))
+    for first, last in [(1, nx // 2), (nx // 2 + 1, nx)]:
+        part = [(first, last), (j0, j1)]
+        write_block(lib, dataset, np.asfortranarray(a[first - 1:last, j0 - 1:j1]), part,
+                    DAH5_FLOAT64)
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
 
     # A bad block raises DAH5Error with status and message, like the Julia wrapper.
     dataset = c_void_p()
@@ -208,7 +221,8 @@ def main():
     i0, i1 = split(nx, rank, size)
     rows = [(i0, i1), (1, ny)]
     for name, data, dtype, numpy_dtype in [(b"A", a, DAH5_FLOAT64, "f8"),
-                                           (b"Z", z, DAH5_COMPLEX128, "c16")]:
+                                           (b"Z", z, DAH5_COMPLEX128, "c16"),
+                                           (b"S", a, DAH5_FLOAT64, "f8")]:
         lib.check(lib.dah5_dataset_open(file, name, byref(dataset)))
         ndims, dims, code = c_uint32(), u64([0, 0]), c_int32()
         lib.check(lib.dah5_dataset_ndims(dataset, byref(ndims)))
@@ -222,7 +236,7 @@ def main():
     comm.Barrier()
     if rank == 0:
         print(f"julia-like ctypes driver: {size} ranks wrote ({nx}, {ny}) by columns, "
-              f"read it by rows; dah5 {lib.dah5_version()}")
+              f"subfiled S in 2 steps, read it by rows; dah5 {lib.dah5_version()}")
 
 
 if __name__ == "__main__":

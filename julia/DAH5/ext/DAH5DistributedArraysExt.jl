@@ -23,6 +23,7 @@ function DAH5.write_darray(path::AbstractString, name::AbstractString, d::DArray
                            mpi::Bool = false, truncate::Bool = true, lock::Bool = false,
                            file_locking::Bool = true, kwargs...)
     mpi && return DAH5.mpi_write_darray(path, name, d; truncate, kwargs...)
+    isempty(kwargs) || throw(ArgumentError("$(join(keys(kwargs), ", ")) need mpi = true"))
     blocks = [d.indices[i] for i in eachindex(d.pids)]
     DAH5.direct_create(path, name, eltype(d), size(d); truncate, blocks = vec(blocks),
                        file_locking)

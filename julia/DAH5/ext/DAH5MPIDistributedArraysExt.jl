@@ -26,13 +26,14 @@ function on_all(f, procs, args...)
     asyncmap(p -> remotecall_fetch(f, p, args...), procs)
 end
 
-function write_local(path, name, d, comm, truncate, collective)
+function write_local(path, name, d, comm, truncate, collective, subfiled)
     comm = worker_comm(comm)
     check_ranks(comm, length(procs(d)))
     file = DAH5.create_file(comm, path; truncate)
     try
         # Records the decomposition in the file (dah5_darray_write checks it first).
-        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective)
+        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective,
+                          subfiled)
     finally
         close(file) # collective, and closes the dataset
     end
@@ -40,8 +41,9 @@ function write_local(path, name, d, comm, truncate, collective)
 end
 
 function DAH5.mpi_write_darray(path::AbstractString, name::AbstractString, d::DArray;
-                               comm = nothing, truncate::Bool = true, collective::Bool = false)
-    on_all(write_local, procs(d), path, name, d, comm, truncate, collective)
+                               comm = nothing, truncate::Bool = true, collective::Bool = false,
+                               subfiled::Bool = false)
+    on_all(write_local, procs(d), path, name, d, comm, truncate, collective, subfiled)
     nothing
 end
 

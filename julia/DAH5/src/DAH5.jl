@@ -21,7 +21,7 @@ module DAH5
 using Preferences: @load_preference, @set_preferences!
 
 export DAH5Error, direct_create, direct_open, create_file, open_file, create_dataset, open_dataset, write_block,
-       read_block!, read_block, darray_write, darray_blocks, darray_partition, extend!, set_dim_names!,
+       read_block!, read_block, darray_write, darray_create, darray_blocks, darray_partition, extend!, set_dim_names!,
        set_atomic!, write_attribute, read_attribute, write_darray, read_darray
 
 """The path (or soname) of libdah5 this package calls."""
@@ -340,21 +340,28 @@ read_block(dataset::Dataset, block::Block; collective::Bool = false) =
 
 # ---- Distributed arrays ----
 
+darray_flags(collective, partial, subfiled) =
+    (collective ? DAH5_COLLECTIVE : UInt32(0)) | (partial ? DAH5_DARRAY_PARTIAL : UInt32(0)) |
+    (subfiled ? DAH5_DARRAY_SUBFILED : UInt32(0))
+
 """
-    darray_write(file, name, A, block, dims; collective=false, partial=false, options...) -> Dataset
+    darray_write(file, name, A, block, dims; collective=false, partial=false, subfiled=false,
+                 options...) -> Dataset
 
 Every rank passes its part `A` of the array of size `dims`, at `block` (1-based ranges, as
 `localindices`): the library checks the blocks (in bounds, disjoint, covering the array
 unless `partial`), creates the dataset, records the decomposition in it and writes every
 part. **Collective**. `options` as for `create_dataset` (compressed: one chunk per block).
+`subfiled = true`: each rank's part goes to a file of its own (`path.d/`), which every HDF5
+reader reads as one array through a virtual dataset (README, "Subfiled darrays").
 """
 function darray_write(file::File, name::AbstractString, A::AbstractArray{T}, block::Block,
                       dims::Dims; collective::Bool = false, partial::Bool = false,
-                      options...) where {T}
+                      subfiled::Bool = false, options...) where {T}
     check_block(A, block)
     buf = is_contiguous(A) ? A : Array(A)
     offset, count = offset_count(block)
-    flags = (collective ? DAH5_COLLECTIVE : UInt32(0)) | (partial ? DAH5_DARRAY_PARTIAL : UInt32(0))
+    flags = darray_flags(collective, partial, subfiled)
     out = Ref{Ptr{dah5_dataset}}(C_NULL)
     GC.@preserve buf begin
         check(dah5_darray_write(file.ptr, name, dtype_code(T), UInt32(length(dims)),
@@ -362,6 +369,24 @@ function darray_write(file::File, name::AbstractString, A::AbstractArray{T}, blo
                                 isempty(buf) ? C_NULL : pointer(buf), flags,
                                 Ref(dataset_options(; options...)), out))
     end
+    Dataset(out[])
+end
+
+"""
+    darray_create(file, name, T, block, dims; partial=false, subfiled=false, options...) -> Dataset
+
+`darray_write` without the data: the blocks are checked and recorded, and each rank then
+writes its part (with `subfiled`, only inside its own `block`) with `write_block`, in as many
+steps as it likes. **Collective**, and so is `close` of the dataset, which marks a subfiled
+darray complete only when every rank wrote its file without an error.
+"""
+function darray_create(file::File, name::AbstractString, ::Type{T}, block::Block, dims::Dims;
+                       partial::Bool = false, subfiled::Bool = false, options...) where {T}
+    offset, count = offset_count(block)
+    out = Ref{Ptr{dah5_dataset}}(C_NULL)
+    check(dah5_darray_create(file.ptr, name, dtype_code(T), UInt32(length(dims)),
+                             UInt64[dims...], offset, count, darray_flags(false, partial, subfiled),
+                             Ref(dataset_options(; options...)), out))
     Dataset(out[])
 end
 
@@ -541,14 +566,16 @@ function mpi_read_darray end
 
 """
     write_darray(path, name, d::DArray; truncate=true, lock=false, file_locking=true,
-                 mpi=false, comm=nothing)
+                 mpi=false, comm=nothing, subfiled=false)
 
 Write the DArray `d` as one dataset, every worker its `localpart` at its `localindices`,
 all at once; the decomposition is recorded in the file. By default through direct mode,
 for plain `addprocs` workers (no MPI): the master creates the dataset, each worker
 `pwrite`s its part. With `mpi = true` (and `using MPI`), through MPI for workers that are
 MPI ranks (MPIClusterManagers): `comm` is the Fortran handle of the communicator on the
-workers, `nothing` for `MPI.COMM_WORLD`. Needs `using DistributedArrays`.
+workers, `nothing` for `MPI.COMM_WORLD`; `subfiled = true` (with `mpi = true`) writes each
+worker's part to a file of its own, read as one array through a virtual dataset (README,
+"Subfiled darrays"). Needs `using DistributedArrays`.
 """
 function write_darray end
 

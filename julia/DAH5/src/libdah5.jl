@@ -75,6 +75,13 @@ dah5_darray_write(file, name, dtype, ndims, dims, offset, count, buf, flags, opt
            Ptr{Cvoid}, UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
           file, name, dtype, ndims, dims, offset, count, buf, flags, options, dataset_out)
 
+dah5_darray_create(file, name, dtype, ndims, dims, offset, count, flags, options,
+                   dataset_out) =
+    ccall((:dah5_darray_create, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, Ptr{UInt64}, Ptr{UInt64},
+           UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
+          file, name, dtype, ndims, dims, offset, count, flags, options, dataset_out)
+
 dah5_darray_blocks(dataset, capacity, nblocks_out, offsets_out, counts_out) =
     ccall((:dah5_darray_blocks, libdah5), Int32,
           (Ptr{dah5_dataset}, UInt32, Ref{UInt32}, Ptr{UInt64}, Ptr{UInt64}),
