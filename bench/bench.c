@@ -11,6 +11,9 @@
  *                                     labelled with the number of ranks
  *   bench memory DIR MIB              peak RSS writing and reading one block
  *   bench create DIR MIB ROUNDS       dataset create time against write time, MIB in all
+ *   bench readback DIR ROUNDS         after bandwidth (any rank count): the subfiled darray
+ *                                     it left, read by dah5 in balanced parts, against pread
+ *                                     of the same bytes from the file-per-process files
  *
  * Every rank owns one contiguous block of MIB MiB (float64) of a 1-D array, at offset
  * rank * block in the data: the same offsets for every method. Methods are interleaved in
@@ -26,6 +29,8 @@
  *              here and in read, against posix_pwrite of the same bytes
  *   new        create the file (and dataset), write, close: end to end
  *   fsync      as new, plus flush/sync to storage before close (durability)
+ *              dah5_subfiled (DAH5_DARRAY_SUBFILED: a file per rank behind a virtual dataset)
+ *              runs in new and fsync, against posix_per_rank: a file per rank, pwrite
  * read: the file exists and is open: the read call alone.
  *
  * CSV: protocol,method,round,seconds,bytes,waited
@@ -217,6 +222,45 @@ static void dah5_darray(struct run *r)
     check(dah5_file_close(&f), "close");
 }
 
+/* A darray with DAH5_DARRAY_SUBFILED: each rank's block in a file of its own. */
+static void dah5_subfiled(struct run *r)
+{
+    uint64_t dims[1] = {r->n * (uint64_t)size_g}, off[1] = {r->n * (uint64_t)rank_g}, cnt[1] = {r->n};
+    dah5_file *f = NULL;
+    dah5_dataset *d = NULL;
+    check(dah5_file_create_comm(MPI_COMM_WORLD, path("dah5_subfiled.h5"), DAH5_TRUNC, &f), "create");
+    uint32_t flags = DAH5_DARRAY_SUBFILED;
+    check(dah5_darray_write(f, "x", DAH5_FLOAT64, 1, dims, off, cnt, r->buf, flags, NULL, &d), "subfiled");
+    if (is(r, "fsync")) /* the subfiles were closed by the write; the main file's metadata */
+        check(dah5_file_flush(f), "flush");
+    check(dah5_file_close(&f), "close");
+}
+
+/* File per process, the raw way: each rank creates its own file and pwrites its block. */
+static const char *per_rank_path(int rank)
+{
+    char name[64];
+    snprintf(name, sizeof name, "per_rank.%d.bin", rank);
+    return path(name);
+}
+
+static void posix_per_rank(struct run *r)
+{
+    int fd = open(per_rank_path(rank_g), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    size_t len = r->n * 8;
+    for (size_t done = 0; done < len;) {
+        ssize_t k = pwrite(fd, (char *)r->buf + done, len - done, (off_t)done);
+        if (k <= 0) {
+            perror("pwrite");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        done += (size_t)k;
+    }
+    if (is(r, "fsync"))
+        fsync(fd);
+    close(fd);
+}
+
 static void mpiio_op(struct run *r, int collective)
 {
     MPI_Status st;
@@ -355,7 +399,8 @@ struct method {
  * fsync protocol too they would only add a minute to the default run). */
 static const struct method METHODS[] = {
     {"dah5_ind", dah5_ind, ALL},         {"dah5_coll", dah5_coll, ALL},
-    {"dah5_darray", dah5_darray, NEW | FSYNC}, {"mpiio_ind", mpiio_ind, ALL},
+    {"dah5_darray", dah5_darray, NEW | FSYNC}, {"dah5_subfiled", dah5_subfiled, NEW | FSYNC},
+    {"posix_per_rank", posix_per_rank, NEW | FSYNC}, {"mpiio_ind", mpiio_ind, ALL},
     {"mpiio_coll", mpiio_coll, ALL},     {"posix_pwrite", posix, ALL},
     {"dah5_direct", direct, OVERWRITE | READ},
     {"naive_gather", naive_gather, NEW}, {"naive_sequential", naive_sequential, NEW},
@@ -478,6 +523,82 @@ static int darray_ranks(int argc, char **argv)
     char label[64];
     snprintf(label, sizeof label, "ranks_darray_p%d", size_g);
     rounds(&r, protocols, only, atoi(argv[4]), label);
+    return 0;
+}
+
+/* The readback of what bandwidth left: rank r of any number reads the r-th balanced part
+ * of the array, through dah5 (from the subfiles its part touches) or with pread from the
+ * file-per-process files holding those bytes. */
+struct readback {
+    dah5_dataset *ds;
+    uint64_t offset, count, per_file; /* elements */
+    double *buf;
+};
+
+static void readback_dah5(void *arg)
+{
+    struct readback *b = arg;
+    check(dah5_read_block(b->ds, &b->offset, &b->count, DAH5_FLOAT64, b->buf, 0), "read subfiled");
+}
+
+static void readback_pread(void *arg)
+{
+    struct readback *b = arg;
+    for (uint64_t e = b->offset, end = b->offset + b->count; e < end;) {
+        uint64_t file = e / b->per_file, within = e % b->per_file;
+        uint64_t n = b->per_file - within < end - e ? b->per_file - within : end - e;
+        int fd = open(per_rank_path((int)file), O_RDONLY);
+        for (size_t done = 0; done < n * 8;) {
+            ssize_t k = pread(fd, (char *)(b->buf + (e - b->offset)) + done, n * 8 - done,
+                              (off_t)(within * 8 + done));
+            if (k <= 0) {
+                perror("pread");
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+            done += (size_t)k;
+        }
+        close(fd);
+        e += n;
+    }
+}
+
+static int readback(int argc, char **argv)
+{
+    if (argc < 4)
+        return 1;
+    struct readback b;
+    dah5_file *f = NULL;
+    uint32_t nblocks = 0;
+    check(dah5_file_open_comm(MPI_COMM_WORLD, path("dah5_subfiled.h5"), DAH5_RDONLY, &f), "open");
+    check(dah5_dataset_open(f, "x", &b.ds), "dataset");
+    check(dah5_darray_blocks(b.ds, 0, &nblocks, NULL, NULL), "blocks");
+    uint64_t dims[1];
+    check(dah5_dataset_dims(b.ds, 1, dims), "dims");
+    b.per_file = dims[0] / nblocks;
+    check(dah5_darray_partition(b.ds, rank_g, size_g, &b.offset, &b.count), "partition");
+    b.buf = buffer(b.count * 8);
+    struct {
+        const char *name;
+        void (*op)(void *);
+    } methods[] = {{"dah5_subfiled", readback_dah5}, {"posix_per_rank", readback_pread}};
+    for (int round = 0; round <= atoi(argv[3]); round++) {
+        int order[2];
+        shuffled(order, 2, round);
+        for (int k = 0; k < 2; k++) {
+            struct timing t = time_op(methods[order[k]].op, &b);
+            if (rank_g == 0)
+                printf("readback_p%d,%s,%d,%.6f,%llu,%.4f\n", size_g, methods[order[k]].name, round, t.seconds,
+                       (unsigned long long)(dims[0] * 8), t.waited);
+        }
+    }
+    /* Both read the same bytes: the last round's must equal what bandwidth wrote. */
+    for (uint64_t i = 0; i < b.count; i++)
+        if (b.buf[i] != (double)(b.offset + i)) {
+            fprintf(stderr, "rank %d: element %llu read back wrong\n", rank_g, (unsigned long long)(b.offset + i));
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    check(dah5_file_close(&f), "close");
+    free(b.buf);
     return 0;
 }
 
@@ -738,6 +859,8 @@ int main(int argc, char **argv)
             bad = memory(argc, argv);
         else if (strcmp(argv[1], "create") == 0)
             bad = create(argc, argv);
+        else if (strcmp(argv[1], "readback") == 0)
+            bad = readback(argc, argv);
     }
     if (bad && rank_g == 0)
         fprintf(stderr, "usage: see the comment at the top of bench/bench.c\n");

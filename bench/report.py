@@ -10,7 +10,8 @@ waiting, and the same binary's ratios ranged from 0.64 to 1.21). A ratio is the 
 those undisturbed rounds of (baseline time / method time) in the same round, shown with how
 many rounds it used; with none, the table says the machine was too busy to measure it.
 Baselines: mpiio_ind for bench.c's independent methods, mpiio_coll for its collective ones,
-mpi4py_ind for h5py's, raw_hdf5 for the metadata loops.
+mpi4py_ind for h5py's, raw_hdf5 for the metadata loops, posix_per_rank (a file per rank,
+pwrite or pread) for subfiled darrays.
 """
 import collections
 import os
@@ -81,6 +82,8 @@ def shown_ratio(value, used, shared):
 
 
 def baseline_of(method):
+    if method == "dah5_subfiled":
+        return "posix_per_rank"
     if method.startswith("h5py") or method.startswith("mpi4py"):
         return "mpi4py_ind"
     if method.endswith("_coll"):
@@ -151,6 +154,12 @@ def targets(times, sizes):
     for protocol in ("overwrite", "read"):
         add(f"dah5_direct (no MPI) vs posix pwrite/pread, {protocol}",
             ratio(times, protocol, "dah5_direct", "posix_pwrite"), 0.95)
+    for protocol in ("new", "fsync"):
+        add(f"subfiled darray write vs a file per rank with pwrite, {protocol}",
+            ratio(times, protocol, "dah5_subfiled", "posix_per_rank"), 0.9)
+    for p in sorted(p for (p, _) in times if p.startswith("readback_p")):
+        add(f"subfiled darray read back on {p.rsplit('_p', 1)[1]} ranks vs pread of the same bytes",
+            ratio(times, p, "dah5_subfiled", "posix_per_rank"), 0.9)
     create, _ = seconds(times, "create", "dah5_dataset_create")
     write, _ = seconds(times, "create", "dah5_write")
     if create is not None and write:
@@ -167,6 +176,26 @@ def targets(times, sizes):
         rows.append(f"| {count} datasets + attribute: dah5 rate vs h5py mpio (medians, separate processes) | "
                     + (f"{h / d:.2f} | ≥ 3 | {'met' if h / d >= 3 else 'NOT met'} |" if d and h else "not measured | ≥ 3 | – |"))
     return ["| target | measured: median ratio (undisturbed rounds used) | goal | |", "|---|---|---|---|"] + rows
+
+
+def subfiled_table(times, sizes):
+    """Subfiled darrays against a file per rank and against dah5's shared-file darray."""
+    lines = ["| operation | dah5_subfiled s | file per rank (POSIX) s | × file per rank | "
+             "shared-file dah5_darray s | subfiled × shared file |", "|---|---|---|---|---|---|"]
+    readbacks = sorted(p for (p, _) in times if p.startswith("readback_p"))
+    for p in ["new", "fsync"] + readbacks:
+        sub, quiet = seconds(times, p, "dah5_subfiled")
+        if sub is None:
+            continue
+        fpp, _ = seconds(times, p, "posix_per_rank")
+        shared, _ = seconds(times, p, "dah5_darray")
+        label = f"read back on {p.rsplit('_p', 1)[1]} ranks" if p in readbacks else f"write, {p}"
+        lines.append(f"| {label} | {sub:.4f}{'' if quiet else ' (busy)'} | "
+                     + (f"{fpp:.4f}" if fpp else "–") + " | "
+                     + shown_ratio(*ratio(times, p, "dah5_subfiled", "posix_per_rank")) + " | "
+                     + (f"{shared:.4f} | " + shown_ratio(*ratio(times, p, "dah5_subfiled", "dah5_darray"))
+                        if shared else "– | –") + " |")
+    return lines if len(lines) > 2 else []
 
 
 def metadata_table(times):
@@ -208,6 +237,7 @@ def ranks_table(times, sizes):
 
 def plot(times, sizes, out):
     protocols = [p for p in ("overwrite", "new", "fsync", "read") if p in sizes]
+    protocols += sorted(p for p in sizes if p.startswith("readback_p"))
     scaling = sorted({p for (p, _) in times if p.startswith("scaling_")},
                      key=lambda p: int(p.split("_")[1].rstrip("MiB")))
     fig, axes = plt.subplots(1, len(protocols) + 1, figsize=(5 * (len(protocols) + 1), 5))
@@ -244,6 +274,9 @@ def main():
           f"{busy} of {total} timed operations waited for a CPU more than {QUIET:.0%} of their time and are left out of the ratios"
           + (" (WARNING: the machine was too busy for most figures; rerun it quiet)" if busy > total / 2 else "") + ".", ""]
     md += ["#### Bandwidth"] + bandwidth_table(times, sizes)
+    subfiled = subfiled_table(times, sizes)
+    if subfiled:
+        md += ["", "#### Subfiled darrays (a file per rank behind a virtual dataset)", ""] + subfiled
     md += ["", "#### Metadata (median of the undisturbed rounds)", ""] + metadata_table(times)
     ranks = ranks_table(times, sizes)
     if ranks:

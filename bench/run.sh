@@ -10,7 +10,8 @@
 # DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
 # (rank counts for the growth table: "1 2 4 8 16"; beyond the cores they are oversubscribed
 # and labelled so), DAH5_BENCH_SERIES_MIB (MiB a rank of its darray writes: 16),
-# DAH5_BENCH_SERIES_COUNT (datasets of its metadata loops: 1000).
+# DAH5_BENCH_SERIES_COUNT (datasets of its metadata loops: 1000), DAH5_BENCH_READERS (ranks
+# that read the subfiled darray back: 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -28,6 +29,7 @@ create_mib=${DAH5_BENCH_CREATE_MIB:-512}
 rank_series=${DAH5_BENCH_RANK_SERIES:-1 2 4 8 16}
 series_mib=${DAH5_BENCH_SERIES_MIB:-16}
 series_count=${DAH5_BENCH_SERIES_COUNT:-1000}
+readers=${DAH5_BENCH_READERS:-3}
 
 profile=${DAH5_BENCH_PROFILE:-release}
 bench=$BUILD/bench-$profile/bench
@@ -49,6 +51,8 @@ py=$DAH5_MPI_PYTHON
 
 echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds (+1 warm-up), data in $data" >&2
 run "$bench" bandwidth "$data" "$mib" "$rounds" >> "$results"
+# What bandwidth left (its last subfiled darray and file-per-process files), read back.
+on "$readers" "$bench" readback "$data" "$rounds" >> "$results"
 run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
 # shellcheck disable=SC2086  # word splitting of the size lists is wanted
 run "$bench" scaling "$data" 1 $scaling >> "$results"
@@ -62,7 +66,7 @@ for n in $rank_series; do
     on "$n" "$bench" darray "$data" "$series_mib" "$rounds" >> "$results"
 done
 run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
-rm -f "$data"/*.h5 "$data"/*.bin
+rm -rf "$data"/*.h5 "$data"/*.bin "$data"/*.h5.d
 
 DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds" \
     "$py" bench/report.py "$out" "$results" "$out/memory.txt"
