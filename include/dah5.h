@@ -1012,8 +1012,9 @@ int32_t dah5_file_open_with(int32_t comm,
 
 /**
  * Write everything HDF5 holds for the file to storage. Afterwards a new opener of the file
- * sees all data written before the flush. A failure is remembered and reported again by
- * `dah5_file_close`.
+ * sees all data written before the flush. Each rank also puts on storage (fsync) the
+ * subfiles of subfiled darrays it wrote through this file. A failure is remembered and
+ * reported again by `dah5_file_close`.
  *
  * **Collective** over the file's communicator.
  *

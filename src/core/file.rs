@@ -180,6 +180,8 @@ pub struct FileShared {
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
     open_datasets: Mutex<Vec<(String, hid_t)>>,
+    /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
+    pub(crate) subfiles: crate::core::subfiled::Unsynced,
 }
 
 impl FileShared {
@@ -318,6 +320,7 @@ impl Collective for Flush {
     fn act(self, file: &mut File, _: u64) -> Result<()> {
         h5::file::flush(&file.id)
             .map_err(|e| space::classify(e, &file.shared.path))
+            .and_then(|()| file.shared.subfiles.sync())
             .inspect_err(|e| file.shared.record_failure(e))
     }
 }
@@ -398,6 +401,7 @@ impl File {
                 path: request.path,
                 failure: Mutex::new(None),
                 open_datasets: Mutex::new(Vec::new()),
+                subfiles: Default::default(),
             }),
             id,
             lists: CreateLists {

@@ -22,6 +22,7 @@
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::block::BlockRequest;
@@ -29,13 +30,13 @@ use crate::core::block_table::{BlockTable, Recorded};
 use crate::core::collective;
 use crate::core::darray::DarrayRequest;
 use crate::core::dataset::{Dataset, absolute};
-use crate::core::file::File;
+use crate::core::file::{File, FileShared};
 use crate::core::layout::Layout;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::attr::Place;
-use crate::h5::id::Id;
+use crate::h5::id::{Id, hid_t};
 
 /// The darray's attribute naming its subfiles: block i is `<value>.<i>.h5`, relative to
 /// the main file's directory.
@@ -70,6 +71,49 @@ struct OwnSubfile {
     /// The block's place in the darray (storage order).
     offset: Vec<u64>,
     count: Vec<u64>,
+    path: PathBuf,
+    /// The main file, whose flush puts this subfile on storage too.
+    main: Arc<FileShared>,
+}
+
+/// This rank's subfiles written through one main file since its last `dah5_file_flush`,
+/// which puts them on storage with the main file: HDF5's default driver never fsyncs, so
+/// without this a subfiled darray would not be durable after a flush (open ones are flushed
+/// by HDF5 first, then each is fsynced).
+#[derive(Debug, Default)]
+pub struct Unsynced(Mutex<Vec<(PathBuf, Option<hid_t>)>>);
+
+impl Unsynced {
+    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<(PathBuf, Option<hid_t>)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn opened(&self, path: &Path, file: hid_t) {
+        self.entries().push((path.to_path_buf(), Some(file)));
+    }
+
+    fn closed(&self, path: &Path) {
+        for entry in self.entries().iter_mut().filter(|(p, _)| p == path) {
+            entry.1 = None;
+        }
+    }
+
+    /// Flush the open subfiles and fsync every one; the closed ones are then forgotten.
+    pub(crate) fn sync(&self) -> Result<()> {
+        let mut entries = self.entries();
+        for (path, file) in entries.iter() {
+            let synced = file
+                .map_or(Ok(()), |raw| h5::file::flush(&Id::borrowed(raw)))
+                .and_then(|()| {
+                    std::fs::File::open(path)
+                        .and_then(|f| f.sync_all())
+                        .map_err(|e| Error::io(&e, "fsync"))
+                });
+            synced.map_err(|e| about(path, e))?;
+        }
+        entries.retain(|(_, file)| file.is_some());
+        Ok(())
+    }
 }
 
 /// The subfiles' names in the file name of a dataset path: '/' becomes '~', letters,
@@ -162,29 +206,48 @@ fn about(path: &Path, e: Error) -> Error {
 }
 
 impl OwnSubfile {
-    /// Create the subfile at `path` (and its directory) holding an empty block of `count`.
-    fn create(path: &Path, dtype: Dtype, offset: &[u64], count: &[u64]) -> Result<OwnSubfile> {
+    /// Create the subfile at `path` (and its directory) holding an empty block of `count`,
+    /// for the darray of the main file `main`.
+    fn create(
+        path: &Path,
+        dtype: Dtype,
+        offset: &[u64],
+        count: &[u64],
+        main: &Arc<FileShared>,
+    ) -> Result<OwnSubfile> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(&e, format_args!("creating {}", dir.display())))?;
         }
         let text = path.to_string_lossy();
         let file = h5::file::create(&text, true, &h5::plist::serial_file_access(true)?)?;
-        let t = h5::types::native(dtype)?;
-        let block = h5::dataset::create(
-            &file,
+        main.subfiles.opened(path, file.raw());
+        // From here on, dropping `own` closes the subfile and tells the main file.
+        let mut own = OwnSubfile {
+            file,
+            block: Id::borrowed(-1),
+            offset: offset.to_vec(),
+            count: count.to_vec(),
+            path: path.to_path_buf(),
+            main: main.clone(),
+        };
+        own.block = h5::dataset::create(
+            &own.file,
             SOURCE,
-            &t,
+            &h5::types::native(dtype)?,
             &h5::space::simple(count)?,
             &Id::borrowed(h5::plist::DEFAULT),
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )?;
-        Ok(OwnSubfile {
-            file,
-            block,
-            offset: offset.to_vec(),
-            count: count.to_vec(),
-        })
+        // Reserved as a shared-file dataset is (`core::space`): a full disk is said now, and
+        // the write into reserved blocks is faster (measured: see docs/benchmarks.md).
+        let bytes = crate::core::shape::data_bytes(count, dtype.size());
+        if crate::core::space::worth_reserving(bytes)
+            && let Some(offset) = h5::dataset::storage(&own.block)?.offset
+        {
+            crate::core::space::reserve(&text, SOURCE, offset, bytes)?;
+        }
+        Ok(own)
     }
 
     /// Write `data` (C order, storage `count`) at `offset` of the darray, inside the block.
@@ -205,9 +268,16 @@ impl OwnSubfile {
         h5::dataset::write(&transfer, data)
     }
 
-    fn close(self) -> Result<()> {
-        let block = self.block.close();
-        block.and(self.file.close())
+    fn close(mut self) -> Result<()> {
+        let block = std::mem::replace(&mut self.block, Id::borrowed(-1)).close();
+        let file = std::mem::replace(&mut self.file, Id::borrowed(-1)).close();
+        block.and(file)
+    }
+}
+
+impl Drop for OwnSubfile {
+    fn drop(&mut self) {
+        self.main.subfiles.closed(&self.path);
     }
 }
 
@@ -217,6 +287,7 @@ impl Subfiles {
     /// `dah5_write_block` until the dataset's close (`dah5_darray_create`). Local.
     pub(crate) fn make_own(
         &mut self,
+        main: &Arc<FileShared>,
         rank: usize,
         dtype: Dtype,
         table: &BlockTable,
@@ -228,7 +299,7 @@ impl Subfiles {
         } else {
             let path = self.path(rank);
             let own = crate::core::fault::check("subfile", rank as i32)
-                .and_then(|()| OwnSubfile::create(&path, dtype, offset, count))
+                .and_then(|()| OwnSubfile::create(&path, dtype, offset, count, main))
                 .map_err(|e| about(&path, e))?;
             match data {
                 Some(data) => {
@@ -494,7 +565,8 @@ impl File {
         let rank = self.shared.comm.rank() as usize;
         let name = request.dataset.name.clone();
         let mut subfiles = Subfiles::new(&self.shared.path, &name);
-        let made = subfiles.make_own(rank, request.dataset.dtype, &table, request.data);
+        let dtype = request.dataset.dtype;
+        let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
         if let Err(e) = self.settle(call, "the subfiles", made) {
             subfiles.discard_own(rank, &table);
             return Err(e);
