@@ -43,7 +43,7 @@ fn the_bench_runs_at_tiny_sizes_and_writes_its_table_and_plot() {
         "| dah5_subfiled |",
         "| posix_per_rank |",
         "#### Subfiled darrays",
-        "subfiled darray read back on 3 ranks vs pread",
+        "subfiled darray read back on 3 ranks",
         "| naive_sequential |",
         "| memcpy |",
         "metadata 10",

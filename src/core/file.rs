@@ -182,6 +182,9 @@ pub struct FileShared {
     open_datasets: Mutex<Vec<(String, hid_t)>>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
     pub(crate) subfiles: crate::core::subfiled::Unsynced,
+    /// HDF5 locks the file (and the subfiles it opens) while open (`DAH5_NO_FILE_LOCKING`
+    /// turns it off, for file systems without flock).
+    pub file_locking: bool,
 }
 
 impl FileShared {
@@ -402,6 +405,7 @@ impl File {
                 failure: Mutex::new(None),
                 open_datasets: Mutex::new(Vec::new()),
                 subfiles: Default::default(),
+                file_locking: options.tuning.file_locking,
             }),
             id,
             lists: CreateLists {

@@ -220,7 +220,8 @@ impl OwnSubfile {
                 .map_err(|e| Error::io(&e, format_args!("creating {}", dir.display())))?;
         }
         let text = path.to_string_lossy();
-        let file = h5::file::create(&text, true, &h5::plist::serial_file_access(true)?)?;
+        let fapl = h5::plist::serial_file_access(main.file_locking)?;
+        let file = h5::file::create(&text, true, &fapl)?;
         main.subfiles.opened(path, file.raw());
         // From here on, dropping `own` closes the subfile and tells the main file.
         let mut own = OwnSubfile {
@@ -458,7 +459,8 @@ impl Dataset {
             let path = subfiles.path(block);
             let read = (|| {
                 let text = path.to_string_lossy();
-                let file = h5::file::open(&text, false, &h5::plist::serial_file_access(true)?)?;
+                let fapl = h5::plist::serial_file_access(self.file.file_locking)?;
+                let file = h5::file::open(&text, false, &fapl)?;
                 let source = h5::dataset::open(&file, SOURCE)?;
                 let space = h5::dataset::space(&source)?;
                 let (stored, _) = h5::space::extents(&space)?;
