@@ -13,8 +13,8 @@ pub mod roll_call;
 use std::ffi::{CStr, c_char, c_int};
 
 use mpi_sys::{
-    MPI_Comm_c2f, MPI_Error_class, MPI_Error_string, MPI_Finalize, MPI_Finalized,
-    MPI_Get_library_version, MPI_Init, MPI_Initialized, RSMPI_COMM_WORLD,
+    MPI_Error_class, MPI_Error_string, MPI_Finalize, MPI_Finalized, MPI_Get_library_version,
+    MPI_Init, MPI_Initialized, RSMPI_COMM_WORLD, RSMPI_Comm_c2f,
 };
 
 use crate::error::{Error, ErrorKind, Result};
@@ -101,7 +101,7 @@ pub fn start() -> Result<bool> {
 /// MPI_COMM_WORLD's Fortran handle, as `core::file::File::open` takes a communicator.
 pub fn world_handle() -> i32 {
     // SAFETY: MPI is running (after [`start`]); RSMPI_COMM_WORLD is a predefined handle.
-    unsafe { MPI_Comm_c2f(RSMPI_COMM_WORLD) }
+    unsafe { RSMPI_Comm_c2f(RSMPI_COMM_WORLD) }
 }
 
 /// End MPI started by [`start`].
