@@ -217,14 +217,20 @@ fn compressed_chunks_read_back_what_was_written_last_after_flush_and_barrier() {
 #[test]
 fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() {
     // The block table (what fails for real beyond 64 KiB of it, at 256 ranks of 32 dims)
-    // or the data failing on one rank: every rank fails, and the dataset is taken out again.
-    for (step, rank) in [("darray_table", 1), ("darray_data", 0)] {
-        let dir = scratch(&format!("darray_rollback_{step}"));
+    // or the data failing on one rank: every rank fails, and the dataset is taken out again;
+    // subfiled, a rank's subfile failing does the same and no subfile is left behind.
+    for (step, rank, how) in [
+        ("darray_table", 1, "shared"),
+        ("darray_data", 0, "shared"),
+        ("subfile", 1, "subfiled"),
+        ("darray_table", 0, "subfiled"),
+    ] {
+        let dir = scratch(&format!("darray_rollback_{how}_{step}"));
         let fault = format!("{step}@{rank}");
         let out = mpiexec_ok(
             3,
             &driver(),
-            &["rollback", "r.h5", &rank.to_string(), "shared"],
+            &["rollback", "r.h5", &rank.to_string(), how],
             &[("DAH5_TEST_FAULT", &fault)],
             &dir,
         );
@@ -237,6 +243,8 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
             &dir,
         );
         assert!(out.contains("empty file"), "{out}");
+        let subfiles = std::fs::read_dir(dir.join("r.h5.d")).map_or(0, Iterator::count);
+        assert_eq!(subfiles, 0, "{how} {step}: a subfile was left behind");
     }
 }
 

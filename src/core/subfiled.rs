@@ -66,8 +66,9 @@ struct Writing {
 /// This rank's subfile, open for writing.
 #[derive(Debug)]
 struct OwnSubfile {
-    file: Id,
+    // Dropped in this order: the dataset before its file.
     block: Id,
+    file: Id,
     /// The block's place in the darray (storage order).
     offset: Vec<u64>,
     count: Vec<u64>,
@@ -225,8 +226,8 @@ impl OwnSubfile {
         main.subfiles.opened(path, file.raw());
         // From here on, dropping `own` closes the subfile and tells the main file.
         let mut own = OwnSubfile {
-            file,
             block: Id::borrowed(-1),
+            file,
             offset: offset.to_vec(),
             count: count.to_vec(),
             path: path.to_path_buf(),

@@ -6,7 +6,8 @@ variable whole: what each test checks the values of, the others must at least op
                                    xarray-h5netcdf | ncdump
 
 Files h5dump cannot open either are the tests' broken ones on purpose (truncated, a job
-ended by MPI_Abort before its file was closed); they are listed, not opened. Files whose
+ended by MPI_Abort before its file was closed); they are listed, not opened, as is a
+subfiled darray whose subfiles a test damaged. Files whose
 block table is schema 1 (tests that rewrite one, named *schema1*) have 2-D attributes,
 which netCDF cannot represent, and one file h5py wrote has external storage: h5py only. Exits 1 naming the first file a reader fails on.
 """
@@ -17,10 +18,14 @@ import sys
 READERS = ["h5py", "netcdf4", "xarray-netcdf4", "xarray-h5netcdf", "ncdump"]
 # The files tests break on purpose: truncated by hand, or left by a job MPI_Abort ended
 # before it closed its file (Fortran's default error path, a refused environment variable).
-# A subfile cut short by tests/subfiled.rs (its darray's VDS still opens: HDF5 shows fill
-# values where a source cannot be read, which is why dah5 reads subfiles itself).
+# A subfile cut short by tests/subfiled.rs.
 BROKEN_ON_PURPOSE = ("/truncated.h5", "/stop.h5", "/split_bad_env/t.h5",
                      "/subfiled_damaged/a.h5.d/grp~v.1.h5")
+# The main file of those subfiles (one of them removed, one cut short): it opens, but what a
+# reader then shows for the damaged blocks depends on the HDF5 version (fill values from
+# 1.10, an error from 1.14 for the cut one), which is why dah5 reads subfiles itself. Its
+# header is checked, not its values.
+DAMAGED_ON_PURPOSE = ("/subfiled_damaged/a.h5",)
 # Written by h5py, not dah5: the layouts direct mode refuses, one of them in an external file
 # (which netCDF-C does not read); h5py alone reads it.
 NOT_DAH5 = ("/direct_refused/refused.h5",)
@@ -99,13 +104,15 @@ def main(directory):
     unexpected = [p for p in broken if not p.endswith(BROKEN_ON_PURPOSE)]
     if unexpected:
         sys.exit(f"h5dump cannot open {', '.join(unexpected)}")
+    damaged = [p for p in readable if p.endswith(DAMAGED_ON_PURPOSE)]
+    readable = [p for p in readable if p not in damaged]
     netcdf = [p for p in readable if "schema1" not in p and not p.endswith(NOT_DAH5)]
     for reader in READERS:
         paths = readable if reader == "h5py" else netcdf
         subprocess.run([sys.executable, __file__, reader, *paths], check=True)
     print(f"{len(readable)} files open in h5dump and h5py, {len(netcdf)} of them in ncdump, "
-          f"netCDF4 and xarray (both engines) too; {len(broken)} broken on purpose: "
-          + ", ".join(broken))
+          f"netCDF4 and xarray (both engines) too; {len(broken)} broken and {len(damaged)} "
+          "damaged on purpose: " + ", ".join(broken + damaged))
 
 
 if __name__ == "__main__":
