@@ -22,9 +22,8 @@ READERS = ["h5py", "netcdf4", "xarray-netcdf4", "xarray-h5netcdf", "ncdump"]
 BROKEN_ON_PURPOSE = ("/truncated.h5", "/stop.h5", "/split_bad_env/t.h5",
                      "/subfiled_damaged/a.h5.d/grp~v.1.h5")
 # The main file of those subfiles (one of them removed, one cut short): it opens, but what a
-# reader then shows for the damaged blocks depends on the HDF5 version (fill values from
-# 1.10, an error from 1.14 for the cut one), which is why dah5 reads subfiles itself. Its
-# header is checked, not its values.
+# reader then shows for the damaged blocks differs (h5py fill values; netCDF-C on HDF5 1.14
+# an error), which is why dah5 reads subfiles itself. Its header is checked, not its values.
 DAMAGED_ON_PURPOSE = ("/subfiled_damaged/a.h5",)
 # Written by h5py, not dah5: the layouts direct mode refuses, one of them in an external file
 # (which netCDF-C does not read); h5py alone reads it.
