@@ -15,7 +15,7 @@ use crate::core::dims::{SetDimNames, is_dimension_only};
 use crate::core::file::{
     Access, CloseFile, File, FileCall, FileOptions, FileRequest, checks_from_env,
 };
-use crate::core::shape::{Order, byte_len};
+use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -29,7 +29,7 @@ pub struct Merged {
     pub rank: i32,
     pub ranks: i32,
     pub datasets: usize,
-    /// Data bytes copied by all ranks.
+    /// Data bytes of the datasets copied (by all ranks together).
     pub bytes: u64,
 }
 
@@ -114,9 +114,14 @@ fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
     let (rank, ranks) = (comm.rank(), comm.size());
     let mut copied = Vec::new();
     let outcome = copy_everything(&mut from, &mut to, &mut copied);
-    let bytes = copied.iter().map(|(_, bytes)| bytes).sum();
+    // The datasets' sizes, known on every rank: no communication after the closes, which a
+    // rank that failed alone would never join.
+    let bytes = copied
+        .iter()
+        .map(|d| data_bytes(&d.storage_dims, d.dtype().size()))
+        .sum();
     let datasets = copied.len();
-    let closed = close(to, copied.into_iter().map(|(d, _)| d).collect());
+    let closed = close(to, copied);
     let outcome = outcome.and(closed).and(close(from, Vec::new()));
     if let Err(e) = outcome {
         if rank == 0 {
@@ -124,7 +129,6 @@ fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
         }
         return Err(e.context(format_args!("dah5 merge {input} {output} (removed)")));
     }
-    let bytes = comm.allgather(&[bytes])?.iter().sum();
     Ok(Merged {
         rank,
         ranks,
@@ -135,8 +139,8 @@ fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
 
 /// Copy every dataset (but dimension-only scales, which naming the dimensions makes again)
 /// with its data and attributes, the root's and groups' attributes, then name the
-/// dimensions. `copied` gets each new dataset, open, with the bytes this rank copied.
-fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<(Dataset, u64)>) -> Result<()> {
+/// dimensions. `copied` gets each new dataset, open.
+fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<Dataset>) -> Result<()> {
     copy_attributes(&from.id, &to.id, ".", false)?;
     let mut paths = Vec::new();
     h5::group::datasets(&from.id, "/", TABLES_GROUP, &mut paths)?;
@@ -152,7 +156,7 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<(Dataset, u6
             source.close()?;
             continue;
         }
-        let (target, bytes) = copy_dataset(from, to, &mut source, path)?;
+        let target = copy_dataset(from, to, &mut source, path)?;
         names.push(dimension_names(&source, path)?);
         source.close()?;
         let group = &path[..path.rfind('/').unwrap_or(0)];
@@ -160,9 +164,9 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<(Dataset, u6
             copy_attributes(&from.id, &to.id, group, false)?;
             groups_done.push(group.to_string());
         }
-        copied.push((target, bytes));
+        copied.push(target);
     }
-    for ((target, _), names) in copied.iter_mut().zip(names) {
+    for (target, names) in copied.iter_mut().zip(names) {
         if let Some(names) = names {
             collective::run(target, Ok(SetDimNames::new(names)))?;
         }
@@ -172,12 +176,7 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<(Dataset, u6
 
 /// One dataset: created contiguous in `to`, its data copied in parts (each rank its
 /// partition, in steps of at most `STEP_BYTES`), its attributes, and its block table.
-fn copy_dataset(
-    from: &File,
-    to: &mut File,
-    source: &mut Dataset,
-    path: &str,
-) -> Result<(Dataset, u64)> {
+fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) -> Result<Dataset> {
     let request = DatasetRequest {
         name: path.to_string(),
         dtype: source.dtype(),
@@ -223,7 +222,7 @@ fn copy_dataset(
         };
         table.write(&to.id, path, writer, comm.rank() == 0)?;
     }
-    Ok((target, mine))
+    Ok(target)
 }
 
 /// The names of the dataset's dimensions, when every one has a dimension scale in its own

@@ -291,16 +291,14 @@ impl Dataset {
             order.to_storage(&request.offset),
             order.to_storage(&request.count),
         );
-        match &request.buffer {
-            Buffer::Source(data) => self.write_subfile(subfiles, &offset, &count, &request, data),
-            Buffer::Sink(_) => {
-                let mem_type = h5::types::native(request.mem_dtype)?;
-                let list = self.list_for(true, request.mem_dtype, false)?;
-                let Buffer::Sink(buf) = request.buffer else {
-                    return Ok(());
-                };
+        let mem_dtype = request.mem_dtype;
+        match request.buffer {
+            Buffer::Source(data) => self.write_subfile(subfiles, &offset, &count, mem_dtype, data),
+            Buffer::Sink(buf) => {
+                let mem_type = h5::types::native(mem_dtype)?;
+                let list = self.list_for(true, mem_dtype, false)?;
                 self.read_subfiles(subfiles, &offset, &count, &mem_type, list.id(), buf)
-                    .map_err(|e| self.refused_or(e, &list, request.mem_dtype))
+                    .map_err(|e| self.refused_or(e, &list, mem_dtype))
             }
         }
     }

@@ -25,7 +25,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block::BlockRequest;
 use crate::core::block_table::{BlockTable, Recorded};
 use crate::core::collective;
 use crate::core::darray::DarrayRequest;
@@ -368,7 +367,7 @@ impl Dataset {
         subfiles: &Subfiles,
         offset: &[u64],
         count: &[u64],
-        request: &BlockRequest<'_>,
+        mem_dtype: Dtype,
         data: &[u8],
     ) -> Result<()> {
         let writing = subfiles.writing.as_ref().ok_or_else(|| {
@@ -412,7 +411,7 @@ impl Dataset {
             ));
         };
         let path = subfiles.path(self.file.comm.rank() as usize);
-        own.write(offset, count, request.mem_dtype, data)
+        own.write(offset, count, mem_dtype, data)
             .map_err(|e| about(&path, e))
             .inspect_err(|e| {
                 writing.failed.set(true);
@@ -445,6 +444,7 @@ impl Dataset {
         }
         let table = recorded.table(&self.id, &self.storage_dims)?;
         let mem_space = h5::space::simple(count)?;
+        let fapl = h5::plist::serial_file_access(self.file.file_locking)?;
         for (block, (b_offset, b_count)) in table.offsets.iter().zip(&table.counts).enumerate() {
             let (lo, hi): (Vec<u64>, Vec<u64>) = (0..count.len())
                 .map(|d| {
@@ -459,9 +459,7 @@ impl Dataset {
             }
             let path = subfiles.path(block);
             let read = (|| {
-                let text = path.to_string_lossy();
-                let fapl = h5::plist::serial_file_access(self.file.file_locking)?;
-                let file = h5::file::open(&text, false, &fapl)?;
+                let file = h5::file::open(&path.to_string_lossy(), false, &fapl)?;
                 let source = h5::dataset::open(&file, SOURCE)?;
                 let space = h5::dataset::space(&source)?;
                 let (stored, _) = h5::space::extents(&space)?;
