@@ -272,14 +272,13 @@ fn dah5_merge_makes_one_ordinary_file_with_the_attributes_dimension_names_and_ta
     std::fs::remove_file(dir.join("n.h5.d/temp.1.h5")).expect("remove a subfile");
     let job = mpiexec(2, &dah5, &["merge", "n.h5", "m2.h5"], &[], &dir);
     assert!(!job.success, "{}", job.stdout);
-    assert_eq!(
-        job.stderr.matches("dah5 merge: ").count(),
-        2,
-        "{}",
-        job.stderr
-    );
+    // Every rank fails; Open MPI 5's launcher may end the job at the first rank's exit,
+    // before the other prints, so one message is all that is sure to arrive: the failing
+    // rank's (naming the subfile) or the other's (saying another rank failed).
+    assert!(job.stderr.contains("dah5 merge: "), "{}", job.stderr);
     assert!(
-        job.stderr.contains("temp.1.h5") && job.stderr.contains("(removed)"),
+        (job.stderr.contains("temp.1.h5") || job.stderr.contains("failed on another rank"))
+            && job.stderr.contains("(removed)"),
         "{}",
         job.stderr
     );
