@@ -738,10 +738,14 @@ int32_t dah5_dataset_open(struct dah5_file *file,
                           struct dah5_dataset **dataset_out);
 
 /**
- * Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op. If
- * the ranks disagree nothing is closed and `*dataset` is left as it was.
+ * Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op.
  *
- * **Collective** over the file's communicator.
+ * **Collective** over the file's communicator: every rank closes the same datasets in the
+ * same order. With the checks on, the close is agreed with the next collective call on the
+ * file: it returns at once, and if the ranks closed different datasets that next call
+ * returns `DAH5_ERR_COLLECTIVE_MISMATCH` on every rank and nothing is closed. The close of
+ * a subfiled darray being written, or any close with the checks off, acts at once (if the
+ * ranks then disagree nothing is closed and `*dataset` is left as it was).
  *
  * # Safety
  * `dataset` is NULL or points to a writable `dah5_dataset *`.

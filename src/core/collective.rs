@@ -9,6 +9,10 @@
 //!    failure every rank returns the same error kind, and HDF5 has not been touched;
 //! 3. **act**: only now is HDF5 called, on every rank alike.
 //!
+//! The agreement of a call on a file also covers the datasets `dah5_dataset_close` let go
+//! of since the file's last agreed call; they are closed between agree and act
+//! (`core::closing`).
+//!
 //! The handle a call acts on is looked up before all this (by the C shim): a rank that
 //! passes a handle it does not hold has no communicator to agree over.
 //!
@@ -17,6 +21,8 @@
 
 use std::sync::Arc;
 
+use crate::core::closing::{self, Closes};
+use crate::core::file::FileShared;
 use crate::error::{Error, ErrorKind, Result};
 use crate::mpi::agree::agree;
 use crate::mpi::comm::Comm;
@@ -29,6 +35,12 @@ pub trait Members {
     /// Whether its collective calls are agreed on (`DAH5_NO_CHECKS` turns it off).
     fn checked(&self) -> bool {
         true
+    }
+
+    /// The file whose held dataset closes the agreement covers; none before a file is
+    /// open.
+    fn file(&self) -> Option<&FileShared> {
+        None
     }
 }
 
@@ -72,12 +84,18 @@ pub fn run<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<
         return run_unchecked(target, request?);
     }
     let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
-    let max = agree(
-        target.comm(),
-        C::NAME,
-        request.as_ref().map(|r| r.args(target)),
-        local_max,
-    )?;
+    let max = {
+        let closes = target.file().map(FileShared::closes);
+        let closed = closes.as_deref().map(Closes::names);
+        let args = request.as_ref().map(|r| match closed {
+            Some(names) => r.args(target).text(closing::ARG, names),
+            None => r.args(target),
+        });
+        agree(target.comm(), C::NAME, args, local_max)?
+    };
+    if let Some(file) = target.file() {
+        file.finish_closes();
+    }
     request?.act(target, max)
 }
 

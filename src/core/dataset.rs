@@ -330,6 +330,10 @@ impl Members for Dataset {
         &self.file.comm
     }
 
+    fn file(&self) -> Option<&FileShared> {
+        Some(&self.file)
+    }
+
     fn checked(&self) -> bool {
         self.file.checked
     }
@@ -376,6 +380,25 @@ impl Dataset {
     pub(crate) fn take_id(mut self) -> Id {
         self.file.unlist(self.id.raw());
         std::mem::replace(&mut self.id, Id::borrowed(-1))
+    }
+
+    /// `dah5_dataset_close`, after its own agreement when [`Dataset::closes_alone`]; else its
+    /// HDF5 id is held until the next agreed call on the file (`core::closing`).
+    pub fn close_by_caller(self) -> Result<()> {
+        if self.closes_alone() {
+            return self.close();
+        }
+        let file = self.file.clone();
+        let path = absolute(&self.name);
+        file.closes().push(&path, self.take_id());
+        Ok(())
+    }
+
+    /// Whether `dah5_dataset_close` agrees on its own: with the checks off (then nothing is
+    /// agreed) or when the close has collective work (a subfiled darray being written).
+    /// The same on every rank: both were agreed when the file and the dataset were made.
+    pub fn closes_alone(&self) -> bool {
+        !self.file.checked || self.subfiles.as_ref().is_some_and(Subfiles::writing)
     }
 
     /// Close (collective for a subfiled darray being written: see

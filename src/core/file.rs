@@ -1,8 +1,9 @@
 //! Files: collective create, open, flush and close, with agreement first and sticky failures.
 
 use std::cell::{RefCell, RefMut};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
 use crate::core::layout::Layout;
@@ -180,6 +181,8 @@ pub struct FileShared {
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
     open_datasets: Mutex<Vec<(String, hid_t)>>,
+    /// Datasets closed since the last agreed call, closed after the next (`core::closing`).
+    closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
     pub(crate) subfiles: crate::core::subfiled::Unsynced,
     /// HDF5 locks the file (and the subfiles it opens) while open (`DAH5_NO_FILE_LOCKING`
@@ -219,6 +222,20 @@ impl FileShared {
     pub(crate) fn open_dataset(&self, path: &str) -> Option<hid_t> {
         let open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
         open.iter().find(|(p, _)| p == path).map(|&(_, raw)| raw)
+    }
+
+    /// The datasets closed since the last agreed call (see `core::closing`).
+    pub(crate) fn closes(&self) -> MutexGuard<'_, Closes> {
+        self.closes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// After an agreement: close the datasets it agreed were closed. A failure is
+    /// remembered like a failed write (the ranks are past the agreement and go on alike;
+    /// `dah5_file_close` reports it on every rank).
+    pub(crate) fn finish_closes(&self) {
+        if let Err(e) = self.closes().close_all() {
+            self.record_failure(&e);
+        }
     }
 
     /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
@@ -282,6 +299,10 @@ pub struct CloseAgreed {
 impl Members for File {
     fn comm(&self) -> &Comm {
         &self.shared.comm
+    }
+
+    fn file(&self) -> Option<&FileShared> {
+        Some(&self.shared)
     }
 
     fn checked(&self) -> bool {
@@ -404,6 +425,7 @@ impl File {
                 path: request.path,
                 failure: Mutex::new(None),
                 open_datasets: Mutex::new(Vec::new()),
+                closes: Mutex::new(Closes::default()),
                 subfiles: Default::default(),
                 file_locking: options.tuning.file_locking,
             }),
@@ -462,12 +484,14 @@ impl File {
         }
         result = result.and(self.id.close());
         result?;
+        let own = self.shared.failure();
         if agreed.failure_word == 0 {
-            return Ok(());
+            // A failure now was not there at the agreement: a held dataset close that
+            // failed after it (`core::closing`), which only this rank can report.
+            return own.map_or(Ok(()), Err);
         }
         let comm = &self.shared.comm;
         let (failed_rank, kind) = decode_failure(comm, agreed.failure_word);
-        let own = self.shared.failure();
         Err(match own {
             Some(e) if failed_rank == comm.rank() => Error::new(
                 e.kind,

@@ -6,6 +6,7 @@
 pub mod attr;
 pub mod block;
 pub mod block_table;
+pub mod closing;
 pub mod collective;
 pub mod convert;
 pub mod darray;

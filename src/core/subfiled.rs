@@ -134,6 +134,12 @@ fn is_empty(count: &[u64]) -> bool {
 }
 
 impl Subfiles {
+    /// Whether this rank's subfile is being written: the dataset's close then settles the
+    /// darray on every rank ([`Dataset::finish_subfiles`]).
+    pub(crate) fn writing(&self) -> bool {
+        self.writing.is_some()
+    }
+
     /// The subfiles of a new darray `name` in the main file `main`: `<main>.d/<stem>`.
     pub(crate) fn new(main: &str, name: &str) -> Subfiles {
         let main = Path::new(main);

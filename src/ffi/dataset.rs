@@ -123,10 +123,14 @@ pub unsafe extern "C" fn dah5_dataset_open(
     })
 }
 
-/// Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op. If
-/// the ranks disagree nothing is closed and `*dataset` is left as it was.
+/// Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op.
 ///
-/// **Collective** over the file's communicator.
+/// **Collective** over the file's communicator: every rank closes the same datasets in the
+/// same order. With the checks on, the close is agreed with the next collective call on the
+/// file: it returns at once, and if the ranks closed different datasets that next call
+/// returns `DAH5_ERR_COLLECTIVE_MISMATCH` on every rank and nothing is closed. The close of
+/// a subfiled darray being written, or any close with the checks off, acts at once (if the
+/// ranks then disagree nothing is closed and `*dataset` is left as it was).
 ///
 /// # Safety
 /// `dataset` is NULL or points to a writable `dah5_dataset *`.
@@ -142,11 +146,14 @@ pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> 
             return Ok(());
         }
         let mut registry = registry();
-        collective::run(registry.get_mut(handle)?, Ok(CloseDataset))?;
+        let open = registry.get_mut(handle)?;
+        if open.closes_alone() {
+            collective::run(open, Ok(CloseDataset))?;
+        }
         let handle = registry.remove_dataset(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *dataset = std::ptr::null_mut() };
-        handle.close()
+        handle.close_by_caller()
     })
 }
 
