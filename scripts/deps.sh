@@ -41,7 +41,7 @@ dah5_stack_packages() {
 DAH5_TEST_PACKAGES=(
     libhdf5-openmpi-dev openmpi-bin libopenmpi-dev mpich libmpich-dev
     python3-h5py-mpi python3-mpi4py python3-numpy python3-matplotlib python3-venv python3-dev
-    cmake procps iproute2
+    cmake procps iproute2 strace
     netcdf-bin python3-netcdf4 python3-xarray python3-h5netcdf
 )
 

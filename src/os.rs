@@ -1,12 +1,18 @@
 //! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space,
-//! reserving blocks, byte-range locks. The only module outside `h5` and `mpi` with unsafe
-//! code; each function is a thin wrapper returning `std::io::Result`.
+//! reserving blocks, byte-range locks, and the environment's off switches. The only module
+//! outside `h5` and `mpi` with unsafe code; each call is a thin wrapper.
 
 use std::ffi::CString;
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
+
+/// Whether the environment variable `name` says `off` (or `0`, `no`).
+pub fn switched_off(name: &str) -> bool {
+    std::env::var(name)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+}
 
 /// Bytes an unprivileged writer can still use on the file system holding `dir` (statvfs).
 pub fn free_bytes(dir: &Path) -> io::Result<u64> {

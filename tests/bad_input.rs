@@ -325,9 +325,23 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
     // The patterns of a library-based code: the failing rank returns its error, every rank
     // meets in the caller's own MPI_Barrier, closes and calls MPI_Finalize; no MPI_Abort.
     let exe = build_c(&["tests/c/out_of_step.c"], "out_of_step");
-    let env = [("DAH5_COLLECTIVE_TIMEOUT", "2")];
-    for (mode, ranks) in [("skip", 3), ("forgot", 2), ("late", 4)] {
-        let dir = scratch(&format!("out_of_step_{mode}"));
+    // Each case with the agreements on the shared-memory board and through MPI messages.
+    for (mode, ranks, via) in [
+        ("skip", 3, "board"),
+        ("forgot", 2, "board"),
+        ("late", 4, "board"),
+        ("skip", 3, "mpi"),
+        ("forgot", 2, "mpi"),
+        ("late", 4, "mpi"),
+    ] {
+        let env = [
+            ("DAH5_COLLECTIVE_TIMEOUT", "2"),
+            (
+                "DAH5_SHARED_MEMORY",
+                if via == "mpi" { "off" } else { "on" },
+            ),
+        ];
+        let dir = scratch(&format!("out_of_step_{mode}_{via}"));
         let started = std::time::Instant::now();
         let job = mpiexec(ranks, &exe, &["oos.h5", mode], &env, &dir);
         let took = started.elapsed().as_secs();
@@ -336,7 +350,10 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
             .lines()
             .filter(|l| l.starts_with("rank "))
             .collect();
-        let report = format!("{mode}, {took} s:\n{}\n{}", job.stdout, job.stderr);
+        let report = format!(
+            "{mode} via {via}, {took} s:\n{}\n{}",
+            job.stdout, job.stderr
+        );
         assert!(job.success && lines.len() == ranks as usize, "{report}");
         // Every call returned, within the timeout and its roll call (2 + 2 s, with room for
         // a loaded machine; a hang is 120 s); the close fails at once with the timeout
@@ -390,11 +407,20 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
 #[test]
 fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
     let exe = build_c(&["tests/c/timeout.c"], "timeout");
-    let dir = scratch("timeout");
-    let env = [("DAH5_COLLECTIVE_TIMEOUT", "2")];
+    for shared_memory in ["on", "off"] {
+        a_rank_never_joins(&exe, shared_memory);
+    }
+}
+
+fn a_rank_never_joins(exe: &std::path::Path, shared_memory: &str) {
+    let dir = scratch(&format!("timeout_{shared_memory}"));
+    let env = [
+        ("DAH5_COLLECTIVE_TIMEOUT", "2"),
+        ("DAH5_SHARED_MEMORY", shared_memory),
+    ];
     // The job ends with MPI_Abort: otherwise its last MPI_Barrier, which rank 1 never
     // reaches, would hang it (see Job::success for why the status is not asserted).
-    let job = mpiexec(3, &exe, &["timeout.h5"], &env, &dir);
+    let job = mpiexec(3, exe, &["timeout.h5"], &env, &dir);
     // The ranks that made the call (0 and 2) report it; rank 1 is aborted with the job.
     let reports = job
         .stdout
@@ -414,6 +440,60 @@ fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
         &dir,
     );
     assert!(out.contains("readable"), "{out}");
+}
+
+/// On one node the agreements go through a shared-memory segment: every rank maps it, rank 0
+/// unlinks it once all have (nothing is left in /dev/shm, also when a rank dies later).
+/// With DAH5_SHARED_MEMORY=off they go through MPI messages. The same program and file
+/// either way. (strace shows the segment: shm_open is an openat of /dev/shm/dah5-*.)
+#[test]
+fn agreements_on_one_node_go_through_shared_memory_that_nothing_leaves_behind() {
+    let blockio = build_c(&["tests/c/blockio.c"], "blockio");
+    for (shared_memory, segments) in [("on", 1), ("off", 0)] {
+        let dir = scratch(&format!("board_{shared_memory}"));
+        let mut args = vec!["-ff", "-o", "trace", "-e", "trace=openat,unlink"];
+        args.push(blockio.to_str().unwrap());
+        args.extend([
+            "create", "t.h5", "u", "float64", "c", "coll", "0", "-1", "10", "7",
+        ]);
+        let env = [("DAH5_SHARED_MEMORY", shared_memory)];
+        let job = mpiexec(3, std::path::Path::new("strace"), &args, &env, &dir);
+        assert!(job.success, "{}\n{}", job.stdout, job.stderr);
+        assert_eq!(job.stdout.matches(", 0 wrong").count(), 3, "{}", job.stdout);
+        let mut opened = Vec::new();
+        let mut unlinked = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("trace.")
+            {
+                continue;
+            }
+            let trace = std::fs::read_to_string(&path).unwrap();
+            for line in trace.lines().filter(|l| l.contains("\"/dev/shm/dah5-")) {
+                let name = line.split('"').nth(1).unwrap().to_string();
+                if line.starts_with("openat") {
+                    opened.push(name);
+                } else if line.starts_with("unlink(") {
+                    unlinked.push(name);
+                }
+            }
+        }
+        let opens = opened.len();
+        opened.sort();
+        opened.dedup();
+        unlinked.sort();
+        assert_eq!(opened.len(), segments, "one segment per file: {opened:?}");
+        assert_eq!(opens, 3 * segments, "every rank maps it: {opens} opens");
+        assert_eq!(unlinked, opened, "each segment unlinked once");
+        for name in &opened {
+            assert!(!std::path::Path::new(name).exists(), "{name} left behind");
+        }
+        h5py_pattern(&dir, "t.h5", "u", "float64", &[10, 7]);
+    }
 }
 
 /// Wait until `path` exists (the writer job's pause), at most 60 s.

@@ -1,7 +1,7 @@
 //! Dataset closes that ride on the next agreement. With the checks on, `dah5_dataset_close`
 //! does not agree on its own: the dataset's HDF5 id waits here, and the next collective call
-//! on the file agrees on its own arguments and on the "closed datasets" (their paths, in
-//! the order this rank closed them) in its one reduction. Only once that agreed
+//! on the file agrees on its own arguments and on the "closed datasets" (their names as
+//! opened, in the order this rank closed them) in its one reduction. Only once that agreed
 //! are the ids closed, in that order, and then the call acts. A rank that closed other
 //! datasets, or in another order, gets `DAH5_ERR_COLLECTIVE_MISMATCH` from that call on
 //! every rank, with the closes of each rank in the message, and nothing is closed: HDF5 is
@@ -17,7 +17,7 @@ use crate::h5::id::Id;
 /// The datasets of one file let go of since its last agreed call, oldest first.
 #[derive(Debug, Default)]
 pub struct Closes {
-    /// Their paths, as the agreement compares them.
+    /// Their names, as the agreement compares them.
     names: String,
     ids: Vec<Id>,
 }
@@ -27,12 +27,12 @@ pub struct Closes {
 pub const ARG: &str = "closed datasets";
 
 impl Closes {
-    /// Hold `id` (of the dataset at `path`) until the next agreement.
-    pub fn push(&mut self, path: &str, id: Id) {
+    /// Hold `id` (of the dataset `name`) until the next agreement.
+    pub fn push(&mut self, name: &str, id: Id) {
         if !self.names.is_empty() {
             self.names.push_str(", ");
         }
-        self.names.push_str(path);
+        self.names.push_str(name);
         self.ids.push(id);
     }
 

@@ -198,7 +198,7 @@ impl DarrayRequest<'_> {
                 return Err(file.take_out_darray(dataset.take_id(), &name, e));
             }
         }
-        dataset.blocks = Some(Recorded::held(table));
+        dataset.blocks = Some(Box::new(Recorded::held(table)));
         Ok(dataset)
     }
 }

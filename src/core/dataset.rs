@@ -67,10 +67,11 @@ pub struct Dataset {
     pub(crate) max_storage_dims: Vec<u64>,
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
-    /// The decomposition recorded by `dah5_darray_write`, if any.
-    pub(crate) blocks: Option<Recorded>,
+    /// The decomposition recorded by `dah5_darray_write`, if any. (Boxed, as `subfiles`:
+    /// a plain dataset stays small, and moving it cheap.)
+    pub(crate) blocks: Option<Box<Recorded>>,
     /// Where a subfiled darray's blocks are (`core::subfiled`).
-    pub(crate) subfiles: Option<Subfiles>,
+    pub(crate) subfiles: Option<Box<Subfiles>>,
     /// Its transfer property lists, independent and collective, made when first needed.
     pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
@@ -310,6 +311,7 @@ impl Collective for OpenDataset {
             Some(_) => Subfiles::read(&id, &file.shared.path).map_err(context)?,
             None => None,
         };
+        let (blocks, subfiles) = (blocks.map(Box::new), subfiles.map(Box::new));
         Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,
@@ -384,13 +386,13 @@ impl Dataset {
 
     /// `dah5_dataset_close`, after its own agreement when [`Dataset::closes_alone`]; else its
     /// HDF5 id is held until the next agreed call on the file (`core::closing`).
-    pub fn close_by_caller(self) -> Result<()> {
+    pub fn close_by_caller(mut self) -> Result<()> {
         if self.closes_alone() {
             return self.close();
         }
         let file = self.file.clone();
-        let path = absolute(&self.name);
-        file.closes().push(&path, self.take_id());
+        let name = std::mem::take(&mut self.name);
+        file.closes().push(&name, self.take_id());
         Ok(())
     }
 
@@ -398,7 +400,7 @@ impl Dataset {
     /// agreed) or when the close has collective work (a subfiled darray being written).
     /// The same on every rank: both were agreed when the file and the dataset were made.
     pub fn closes_alone(&self) -> bool {
-        !self.file.checked || self.subfiles.as_ref().is_some_and(Subfiles::writing)
+        !self.file.checked || self.subfiles.as_ref().is_some_and(|s| s.writing())
     }
 
     /// Close (collective for a subfiled darray being written: see

@@ -56,10 +56,9 @@ pub struct FileOptions {
 /// that ran with checks on before.
 pub const CHECKS_ENV: &str = "DAH5_CHECKS";
 
-/// Whether the environment leaves the checks on (anything but `off`, `0`, `no`).
+/// Whether the environment leaves the checks on.
 pub fn checks_from_env() -> bool {
-    !std::env::var(CHECKS_ENV)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+    !crate::os::switched_off(CHECKS_ENV)
 }
 
 impl FileRequest {
@@ -400,6 +399,8 @@ impl File {
 
     /// Create or open the file every rank agreed on (collective).
     fn open_agreed(comm: &Arc<Comm>, request: FileRequest) -> Result<File> {
+        // First: every rank is here (the open agreed), which attaching needs.
+        comm.attach_board()?;
         let options = &request.options;
         let info = Info::new(&options.hints)?;
         let writable = request.access != (Access::Open { writable: false });

@@ -600,8 +600,8 @@ impl File {
             subfiles.discard_own(rank, &table);
             return Err(self.take_out_darray(dataset.take_id(), &name, e));
         }
-        dataset.blocks = Some(Recorded::held(table));
-        dataset.subfiles = Some(subfiles);
+        dataset.blocks = Some(Box::new(Recorded::held(table)));
+        dataset.subfiles = Some(Box::new(subfiles));
         Ok(dataset)
     }
 }

@@ -8,10 +8,8 @@ use mpi_sys::{
 };
 
 use crate::error::{Error, Result};
+use crate::mpi::board::Board;
 use crate::mpi::{check, is_active};
-
-/// The first of the tags of agreement messages (see [`Comm::next_agreement_tag`]).
-const AGREEMENT_TAGS: i32 = 16384;
 
 /// A duplicate of the caller's communicator. dah5's own messages (the agreement reductions)
 /// travel on it, so they can never match the caller's messages, and its error handler
@@ -31,8 +29,11 @@ pub struct Comm {
     /// ranks' roll-call notes (see [`Comm::time_to_look`]).
     made: std::time::Instant,
     last_look_micros: std::sync::atomic::AtomicU64,
-    /// How many agreements were made on it: their messages' tags.
-    agreements: std::sync::atomic::AtomicU32,
+    /// How many agreements were made on it (their messages' tags, their board slots).
+    agreements: std::sync::atomic::AtomicU64,
+    /// The agreements' shared-memory board, when all ranks are on one node (attached
+    /// after the file's open).
+    board: std::sync::OnceLock<Board>,
 }
 
 // SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
@@ -78,7 +79,8 @@ impl Comm {
             timeout: crate::mpi::agree::timeout_from_env(),
             made: std::time::Instant::now(),
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
-            agreements: std::sync::atomic::AtomicU32::new(0),
+            agreements: std::sync::atomic::AtomicU64::new(0),
+            board: std::sync::OnceLock::new(),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -112,13 +114,23 @@ impl Comm {
         self.timeout
     }
 
-    /// The tag of the next agreement's messages: 16384 + its number mod 16384 (every MPI
-    /// allows tags up to 32767; the roll call's tag is below 16384).
-    pub fn next_agreement_tag(&self) -> i32 {
-        let n = self
-            .agreements
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        AGREEMENT_TAGS + (n % AGREEMENT_TAGS as u32) as i32
+    /// The number of the next agreement (0, 1, ...).
+    pub fn next_agreement(&self) -> u64 {
+        self.agreements
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Collective, after an agreement: from now on the agreements go through a
+    /// shared-memory board when every rank is on one node (see `board`).
+    pub fn attach_board(&self) -> Result<()> {
+        if let Some(board) = Board::attach(self)? {
+            let _ = self.board.set(board);
+        }
+        Ok(())
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.get()
     }
 
     /// Whether `interval` has passed since the last call that returned true (the first

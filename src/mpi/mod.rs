@@ -3,6 +3,7 @@
 //! the `dah5` command's parallel subcommand (`merge`) starts MPI itself ([`start`]).
 
 pub mod agree;
+pub mod board;
 pub mod comm;
 pub mod digest;
 pub mod finalize;

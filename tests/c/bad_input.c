@@ -200,7 +200,7 @@ int main(int argc, char **argv)
     ok(dah5_dataset_open(file, "x", &again), "open x a second time");
     if (rank == 0)
         ok(dah5_dataset_close(&again), "close on rank 0 alone");
-    expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH, "closed datasets differ: rank 0 \"/x\", rank",
+    expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH, "closed datasets differ: rank 0 \"x\", rank",
                "a dataset closed on rank 0 alone, then a flush");
     if (rank != 0)
         ok(dah5_dataset_close(&again), "the same close on the other ranks");
