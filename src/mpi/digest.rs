@@ -68,11 +68,16 @@ impl<'a> Args<'a> {
         self
     }
 
-    /// Everything the ranks must agree on, in 64 bits.
+    /// Everything the ranks must agree on, in 64 bits. The operation's name stands for its
+    /// arguments' names (every call of it names the same ones in the same order), so of
+    /// each name only its length goes in: a cheap guard should a call ever name its
+    /// arguments differently.
     pub fn digest(&self) -> u64 {
-        let mut digest = Digest::new().bytes(self.operation.as_bytes());
+        let mut digest = Digest::new()
+            .bytes(self.operation.as_bytes())
+            .word(self.items.len() as u64);
         for (name, value) in &self.items {
-            digest = digest.bytes(name.as_bytes());
+            digest = digest.word(name.len() as u64);
             digest = match value {
                 Value::Text(text) => digest.bytes(text.as_bytes()),
                 Value::Number(value) => digest.word(1).word(*value),

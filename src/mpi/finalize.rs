@@ -4,6 +4,7 @@
 
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use mpi_sys::{MPI_Comm, MPI_Comm_create_keyval, MPI_Comm_set_attr, RSMPI_COMM_SELF};
 
@@ -11,6 +12,15 @@ use crate::error::Result;
 use crate::mpi::check;
 
 static HOOK: OnceLock<fn()> = OnceLock::new();
+/// The hook is registered (MPI was active then), and MPI_Finalize has begun running it.
+static REGISTERED: AtomicBool = AtomicBool::new(false);
+static FINALIZING: AtomicBool = AtomicBool::new(false);
+
+/// Whether MPI is surely initialized and not finalizing, known without asking MPI: the hook
+/// was registered and has not run. (When false, ask MPI.)
+pub fn surely_active() -> bool {
+    REGISTERED.load(Ordering::Acquire) && !FINALIZING.load(Ordering::Acquire)
+}
 
 /// Run `hook` at `MPI_Finalize` (registered once per process; later calls do nothing).
 pub fn on_finalize(hook: fn()) -> Result<()> {
@@ -30,7 +40,9 @@ pub fn on_finalize(hook: fn()) -> Result<()> {
     // SAFETY: MPI_COMM_SELF is valid while MPI is; the attribute value is unused.
     check("MPI_Comm_set_attr", unsafe {
         MPI_Comm_set_attr(RSMPI_COMM_SELF, keyval, std::ptr::null_mut())
-    })
+    })?;
+    REGISTERED.store(true, Ordering::Release);
+    Ok(())
 }
 
 /// The attribute is never copied to a duplicate of MPI_COMM_SELF.
@@ -53,6 +65,7 @@ unsafe extern "C" fn at_finalize(
     _value: *mut c_void,
     _extra: *mut c_void,
 ) -> c_int {
+    FINALIZING.store(true, Ordering::Release);
     // A panic must not unwind into MPI.
     if let Some(hook) = HOOK.get() {
         let _ = std::panic::catch_unwind(hook);
