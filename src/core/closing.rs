@@ -52,11 +52,14 @@ impl Closes {
         for id in self.ids.drain(..) {
             result = result.and(id.close());
         }
-        let names = std::mem::take(&mut self.names);
-        result.map_err(|e| {
+        let result = result.map_err(|e| {
             e.context(format_args!(
-                "closing datasets {names} (dah5_dataset_close)"
+                "closing datasets {} (dah5_dataset_close)",
+                self.names
             ))
-        })
+        });
+        // Cleared, not taken: the next closes reuse its capacity.
+        self.names.clear();
+        result
     }
 }
