@@ -178,12 +178,12 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<Dataset>) ->
 /// partition, in steps of at most `STEP_BYTES`), its attributes, and its block table.
 fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) -> Result<Dataset> {
     let request = DatasetRequest {
-        name: path.to_string(),
+        name: path.into(),
         dtype: source.dtype(),
         dims: source.dims(),
         options: Default::default(),
     };
-    let mut target = collective::run(to, Ok(CreateDataset(request)))?;
+    let mut target = collective::run(to, Ok(CreateDataset::new(request)))?;
     let comm = from.shared.comm.clone();
     let size = source.dtype().size();
     let (offset, count) = partition(&source.dims(), comm.rank() as u64, comm.size() as u64);

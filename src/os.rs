@@ -7,11 +7,33 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
+use std::time::Duration;
 
 /// Whether the environment variable `name` says `off` (or `0`, `no`).
 pub fn switched_off(name: &str) -> bool {
     std::env::var(name)
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+}
+
+/// The time since some fixed point, at the resolution of the kernel's tick (a few ms):
+/// `CLOCK_MONOTONIC_COARSE`, read without a syscall and at a fraction of `Instant::now`'s
+/// cost, for checks made at every call that need no precision.
+pub fn coarse_clock() -> Duration {
+    clock(libc::CLOCK_MONOTONIC_COARSE)
+}
+
+/// The wall clock (since 1970), at the resolution of the kernel's tick:
+/// `CLOCK_REALTIME_COARSE`, as cheap as [`coarse_clock`].
+pub fn coarse_wall_clock() -> Duration {
+    clock(libc::CLOCK_REALTIME_COARSE)
+}
+
+fn clock(id: libc::clockid_t) -> Duration {
+    // SAFETY: timespec is plain data, filled by the call below.
+    let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid clock id and a pointer to a live timespec; the call cannot fail then.
+    unsafe { libc::clock_gettime(id, &mut now) };
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 /// Bytes an unprivileged writer can still use on the file system holding `dir` (statvfs).

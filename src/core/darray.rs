@@ -125,7 +125,8 @@ impl Collective for CreateDarray<'_> {
 
 impl DarrayRequest<'_> {
     fn checked(self, file: &File) -> Result<Self> {
-        let dataset = file.check_create(self.dataset)?;
+        file.check_create(&self.dataset)?;
+        let dataset = self.dataset;
         let ndims = dataset.dims.len();
         if self.offset.len() != ndims || self.count.len() != ndims {
             return Err(Error::invalid(format!(

@@ -28,8 +28,9 @@ pub struct DatasetOptions {
 /// Everything a rank says when it creates a dataset.
 #[derive(Clone, Debug)]
 pub struct DatasetRequest {
-    /// Path inside the file; intermediate groups are created.
-    pub name: String,
+    /// Path inside the file; intermediate groups are created. (Shared with the dataset
+    /// and its file's list of open datasets: made once, never copied.)
+    pub name: Arc<str>,
     pub dtype: Dtype,
     /// In the file handle's order.
     pub dims: Vec<u64>,
@@ -41,7 +42,7 @@ impl DatasetRequest {
     pub(crate) fn args<'a>(&'a self, file: &'a File, name: &'static str) -> Args<'a> {
         let layout = &self.options.layout;
         file.args(name)
-            .text("name", &self.name)
+            .text("name", &*self.name)
             .text("dtype", self.dtype.name())
             .numbers("dims", &self.dims)
             .numbers("options.chunk", layout.chunk.as_deref().unwrap_or_default())
@@ -59,7 +60,7 @@ impl DatasetRequest {
 pub struct Dataset {
     pub(crate) file: Arc<FileShared>,
     pub(crate) id: Id,
-    name: String,
+    name: Arc<str>,
     dtype: Dtype,
     /// In storage (C) order.
     pub(crate) storage_dims: Vec<u64>,
@@ -115,22 +116,23 @@ impl File {
             ..request.options.layout.clone()
         };
         layout::decide(
-            &order.to_storage(&request.dims),
+            &order.as_storage(&request.dims),
             request.dtype.size(),
             &storage,
             block,
         )
     }
 
-    /// Check what one rank can check alone before a dataset is created.
-    pub(crate) fn check_create(&self, request: DatasetRequest) -> Result<DatasetRequest> {
+    /// Check what one rank can check alone before a dataset is created; its layout when the
+    /// library picks no chunk after the blocks (see [`File::layout_of`]).
+    pub(crate) fn check_create(&self, request: &DatasetRequest) -> Result<Layout> {
         self.shared.check_writable()?;
         check_name(&request.name)?;
         check_dims(&request.dims, request.dtype.size())?;
-        self.layout_of(&request, None)?;
+        let layout = self.layout_of(request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
         self.claim_room(|| format!("dataset {:?}", request.name), bytes)?;
-        Ok(request)
+        Ok(layout)
     }
 
     /// Create a dataset all ranks agreed on (collective).
@@ -151,7 +153,7 @@ impl File {
             special = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
             &special
         };
-        let mut dataset = self.create_with(request, &max_storage_dims, dcpl)?;
+        let mut dataset = self.create_with(request, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
         let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
@@ -165,16 +167,17 @@ impl File {
         Ok(dataset)
     }
 
-    /// Create a dataset all ranks agreed on with the creation list `dcpl` (collective).
+    /// Create a dataset all ranks agreed on, of `storage_dims` (its request's dims in storage
+    /// order) up to `max_storage_dims`, with the creation list `dcpl` (collective).
     pub(crate) fn create_with(
         &self,
         request: DatasetRequest,
-        max_storage_dims: &[u64],
+        storage_dims: Vec<u64>,
+        max_storage_dims: Vec<u64>,
         dcpl: &Id,
     ) -> Result<Dataset> {
-        let storage_dims = self.order().to_storage(&request.dims);
         let file_type = h5::types::native(request.dtype)?;
-        let space = self.dataspace(&storage_dims, max_storage_dims)?;
+        let space = self.dataspace(&storage_dims, &max_storage_dims)?;
         // Intermediate groups only for a path: HDF5 checks each component otherwise.
         let plain = Id::borrowed(h5::plist::DEFAULT);
         let lcpl = if request.name.contains('/') {
@@ -193,7 +196,7 @@ impl File {
             name: request.name,
             dtype: request.dtype,
             storage_dims,
-            max_storage_dims: max_storage_dims.to_vec(),
+            max_storage_dims,
             filtered: false,
             blocks: None,
             subfiles: None,
@@ -252,7 +255,20 @@ impl File {
 }
 
 /// `dah5_dataset_create`: a rank's request to create a dataset.
-pub struct CreateDataset(pub DatasetRequest);
+pub struct CreateDataset {
+    request: DatasetRequest,
+    /// Decided by `check`, which runs before `act` (then it is not decided twice).
+    layout: Option<Layout>,
+}
+
+impl CreateDataset {
+    pub fn new(request: DatasetRequest) -> CreateDataset {
+        CreateDataset {
+            request,
+            layout: None,
+        }
+    }
+}
 
 impl Collective for CreateDataset {
     const NAME: &'static str = "dah5_dataset_create";
@@ -260,16 +276,23 @@ impl Collective for CreateDataset {
     type Output = Dataset;
 
     fn check(self, file: &File) -> Result<Self> {
-        file.check_create(self.0).map(CreateDataset)
+        let layout = file.check_create(&self.request)?;
+        Ok(CreateDataset {
+            layout: Some(layout),
+            ..self
+        })
     }
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
-        self.0.args(file, Self::NAME)
+        self.request.args(file, Self::NAME)
     }
 
     fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
-        let layout = file.layout_of(&self.0, None)?;
-        file.create_agreed(self.0, &layout)
+        let layout = match self.layout {
+            Some(layout) => layout,
+            None => file.layout_of(&self.request, None)?,
+        };
+        file.create_agreed(self.request, &layout)
     }
 }
 
@@ -315,7 +338,7 @@ impl Collective for OpenDataset {
         Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,
-            name,
+            name: name.into(),
             dtype,
             storage_dims,
             max_storage_dims,
@@ -346,7 +369,7 @@ impl Dataset {
     pub(crate) fn args(&self, name: &'static str) -> Args<'_> {
         Args::of(name)
             .text("file", &self.file.path)
-            .text("dataset", &self.name)
+            .text("dataset", &*self.name)
     }
 
     pub fn name(&self) -> &str {
@@ -386,12 +409,11 @@ impl Dataset {
 
     /// `dah5_dataset_close`, after its own agreement when [`Dataset::closes_alone`]; else its
     /// HDF5 id is held until the next agreed call on the file (`core::closing`).
-    pub fn close_by_caller(mut self) -> Result<()> {
+    pub fn close_by_caller(self) -> Result<()> {
         if self.closes_alone() {
             return self.close();
         }
-        let file = self.file.clone();
-        let name = std::mem::take(&mut self.name);
+        let (file, name) = (self.file.clone(), self.name.clone());
         file.closes().push(&name, self.take_id());
         Ok(())
     }

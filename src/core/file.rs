@@ -179,7 +179,7 @@ pub struct FileShared {
     failure: Mutex<Option<Error>>,
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
-    open_datasets: Mutex<Vec<(String, hid_t)>>,
+    open_datasets: Mutex<Vec<(Arc<str>, hid_t)>>,
     /// Datasets closed since the last agreed call, closed after the next (`core::closing`).
     closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
@@ -207,9 +207,9 @@ impl FileShared {
     }
 
     /// Note a dataset open under `path` with id `raw` (until [`FileShared::unlist`]).
-    pub(crate) fn list(&self, path: &str, raw: hid_t) {
+    pub(crate) fn list(&self, path: &Arc<str>, raw: hid_t) {
         let mut open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
-        open.push((path.to_string(), raw));
+        open.push((path.clone(), raw));
     }
 
     pub(crate) fn unlist(&self, raw: hid_t) {
@@ -220,7 +220,7 @@ impl FileShared {
     /// The id of a dataset open under exactly `path`, if any.
     pub(crate) fn open_dataset(&self, path: &str) -> Option<hid_t> {
         let open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
-        open.iter().find(|(p, _)| p == path).map(|&(_, raw)| raw)
+        open.iter().find(|(p, _)| **p == *path).map(|&(_, raw)| raw)
     }
 
     /// The datasets closed since the last agreed call (see `core::closing`).

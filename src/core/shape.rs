@@ -1,5 +1,7 @@
 //! Dimensions, storage order and bounds: pure arithmetic, overflow-checked everywhere.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
 
 /// HDF5 allows at most 32 dimensions (`H5S_MAX_RANK`).
@@ -30,6 +32,14 @@ impl Order {
         match self {
             Order::C => values.to_vec(),
             Order::Fortran => values.iter().rev().copied().collect(),
+        }
+    }
+
+    /// As [`Order::to_storage`], without a copy in C order.
+    pub fn as_storage(self, values: &[u64]) -> Cow<'_, [u64]> {
+        match self {
+            Order::C => Cow::Borrowed(values),
+            Order::Fortran => Cow::Owned(self.to_storage(values)),
         }
     }
 }

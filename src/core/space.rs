@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::os;
@@ -76,8 +76,9 @@ pub struct Room {
     path: String,
     /// The most HDF5's metadata cache can hold: metadata that may still have to be written.
     cache_limit: u64,
-    /// When statvfs last answered, and what it said minus what was claimed since.
-    known: Mutex<Option<(Instant, u64)>>,
+    /// When statvfs last answered ([`os::coarse_clock`]), and what it said minus what was
+    /// claimed since.
+    known: Mutex<Option<(Duration, u64)>>,
 }
 
 impl Room {
@@ -106,12 +107,13 @@ impl Room {
                 .saturating_add(self.cache_limit)
                 .saturating_add(2 * METADATA_MARGIN)
         };
+        let now = os::coarse_clock();
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        let trusted = known.filter(|&(when, free)| when.elapsed() < TRUSTED_FOR && roomy(free));
+        let trusted = known.filter(|&(when, free)| now < when + TRUSTED_FOR && roomy(free));
         let (when, free) = match trusted {
             Some(known) => known,
             None => match free_bytes(&self.path) {
-                Some(free) => (Instant::now(), free),
+                Some(free) => (now, free),
                 None => return Ok(()),
             },
         };

@@ -581,7 +581,10 @@ impl File {
         let storage_dims = self.order().to_storage(&request.dataset.dims);
         let created = subfiles
             .virtual_layout(&storage_dims, &table)
-            .and_then(|vds| self.create_with(request.dataset, &storage_dims, &vds));
+            .and_then(|vds| {
+                let max_storage_dims = storage_dims.clone();
+                self.create_with(request.dataset, storage_dims, max_storage_dims, &vds)
+            });
         let mut dataset = match created {
             Ok(dataset) => dataset,
             Err(e) => {

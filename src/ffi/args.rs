@@ -13,9 +13,13 @@ pub unsafe fn string<'a>(p: *const c_char, parameter: &str) -> Result<&'a str> {
         return Err(Error::null(parameter));
     }
     // SAFETY: non-NULL, and NUL-terminated by the caller's contract.
-    let bytes = unsafe { CStr::from_ptr(p) };
-    bytes
-        .to_str()
+    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8. (Most names are ASCII: this check is a few instructions,
+        // the full UTF-8 validation several times that, at every call.)
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes)
         .map_err(|_| Error::invalid(format!("{parameter} is not valid UTF-8")))
 }
 

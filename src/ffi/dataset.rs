@@ -45,7 +45,7 @@ pub unsafe extern "C" fn dah5_dataset_create(
     let request = |_: &File| {
         args::out(dataset_out, "dataset_out")?;
         // SAFETY: by this function's contract.
-        unsafe { dataset_request(name, dtype, ndims, dims, options) }.map(CreateDataset)
+        unsafe { dataset_request(name, dtype, ndims, dims, options) }.map(CreateDataset::new)
     };
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
     ffi::collective(file, request, |r, d| unsafe {
@@ -74,7 +74,7 @@ pub(crate) unsafe fn dataset_request(
     // SAFETY: by this function's contract.
     let options = unsafe { dataset_options(options) }?;
     Ok(DatasetRequest {
-        name: name.to_string(),
+        name: name.into(),
         dtype,
         dims,
         options,

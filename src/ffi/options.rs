@@ -319,6 +319,11 @@ fn option_dims(values: &[u64; 32], n: u32, what: &str) -> Result<Option<Vec<u64>
 /// # Safety
 /// `options` is NULL or points to a `dah5_dataset_options` of its version.
 pub unsafe fn dataset_options(options: *const dah5_dataset_options) -> Result<DatasetOptions> {
+    // NULL, the common case, without filling and checking a struct of defaults (a test
+    // below checks they are the same).
+    if options.is_null() {
+        return Ok(DatasetOptions::default());
+    }
     // SAFETY: by this function's contract.
     let options = unsafe { read(options) }?;
     check_known(
@@ -351,6 +356,19 @@ mod tests {
         reserved: u32,
         alignment_threshold: u64,
         alignment: u64,
+    }
+
+    #[test]
+    fn null_dataset_options_are_the_default_struct() {
+        let defaults = dah5_dataset_options::default();
+        // SAFETY: NULL, and a complete struct of the current version.
+        let (null, read) = unsafe {
+            (
+                dataset_options(std::ptr::null()).unwrap(),
+                dataset_options(&defaults).unwrap(),
+            )
+        };
+        assert_eq!(null, read);
     }
 
     #[test]

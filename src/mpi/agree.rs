@@ -282,25 +282,26 @@ fn exchange(
 struct Patience<'a> {
     comm: &'a Comm,
     operation: &'a str,
-    started: Instant,
+    /// When the wait began: read at the first look, not when the call began, as most
+    /// agreements complete before (the clock costs more than a round on the board).
+    started: Option<Instant>,
     limit: Duration,
-    last_look: Instant,
+    last_look: Option<Instant>,
 }
 
 impl<'a> Patience<'a> {
     fn new(comm: &'a Comm, operation: &'a str) -> Patience<'a> {
-        let started = Instant::now();
         Patience {
             comm,
             operation,
-            started,
+            started: None,
             limit: comm.timeout().unwrap_or(Duration::MAX),
-            last_look: started,
+            last_look: None,
         }
     }
 
-    fn waited(&self) -> Duration {
-        self.started.elapsed()
+    fn waited(&mut self) -> Duration {
+        self.started.get_or_insert_with(Instant::now).elapsed()
     }
 
     /// Whether the wait may go on. Looks for notes every NOTE_LOOK_INTERVAL, not at every
@@ -308,11 +309,13 @@ impl<'a> Patience<'a> {
     /// broken and the error names the ranks that never arrived.
     fn check(&mut self) -> Result<()> {
         let now = Instant::now();
-        if now - self.last_look < NOTE_LOOK_INTERVAL {
+        let started = *self.started.get_or_insert(now);
+        let last_look = *self.last_look.get_or_insert(now);
+        if now - last_look < NOTE_LOOK_INTERVAL {
             return Ok(());
         }
-        self.last_look = now;
-        if now - self.started > self.limit || roll_call::gave_up(self.comm)?.is_some() {
+        self.last_look = Some(now);
+        if now - started > self.limit || roll_call::gave_up(self.comm)?.is_some() {
             self.comm.mark_broken();
             return Err(timed_out(self.comm, self.operation, self.limit));
         }
@@ -452,12 +455,11 @@ fn exchange_text(comm: &Comm, operation: &str, text: &str) -> Result<Vec<String>
         .collect())
 }
 
-/// The wall clock in microseconds (the ranks of a job, also on different nodes, share it
-/// to within milliseconds).
+/// The wall clock in microseconds, to the kernel's tick (the ranks of a job, also on
+/// different nodes, share it to within milliseconds; the spread it measures is compared
+/// with a timeout of seconds).
 fn now_micros() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_micros() as u64)
+    crate::os::coarse_wall_clock().as_micros() as u64
 }
 
 /// Fail when the ranks entered the call further apart than 3/4 of the timeout. A rank that

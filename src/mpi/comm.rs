@@ -25,9 +25,10 @@ pub struct Comm {
     /// How long its collective calls wait for every rank (`DAH5_COLLECTIVE_TIMEOUT`, read
     /// when the file is opened); `None`: for ever.
     timeout: Option<std::time::Duration>,
-    /// When it was made, and when (µs after that) a collective call last looked for other
-    /// ranks' roll-call notes (see [`Comm::time_to_look`]).
-    made: std::time::Instant,
+    /// When it was made ([`crate::os::coarse_clock`]), and when (µs after that) a
+    /// collective call last looked for other ranks' roll-call notes (see
+    /// [`Comm::time_to_look`]).
+    made: std::time::Duration,
     last_look_micros: std::sync::atomic::AtomicU64,
     /// How many agreements were made on it (their messages' tags, their board slots).
     agreements: std::sync::atomic::AtomicU64,
@@ -77,7 +78,7 @@ impl Comm {
             size: 0,
             broken: std::sync::atomic::AtomicBool::new(false),
             timeout: crate::mpi::agree::timeout_from_env(),
-            made: std::time::Instant::now(),
+            made: crate::os::coarse_clock(),
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
             agreements: std::sync::atomic::AtomicU64::new(0),
             board: std::sync::OnceLock::new(),
@@ -137,7 +138,7 @@ impl Comm {
     /// call returns true).
     pub fn time_to_look(&self, interval: std::time::Duration) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
-        let now = self.made.elapsed().as_micros() as u64 + 1;
+        let now = (crate::os::coarse_clock() - self.made).as_micros() as u64 + 1;
         let last = self.last_look_micros.load(Relaxed);
         if last != 0 && now - last < interval.as_micros() as u64 {
             return false;
