@@ -64,8 +64,9 @@ pub struct Dataset {
     dtype: Dtype,
     /// In storage (C) order.
     pub(crate) storage_dims: Vec<u64>,
-    /// Maximum extents in storage order (equal to `storage_dims` unless extendible).
-    pub(crate) max_storage_dims: Vec<u64>,
+    /// Maximum extents in storage order; `None`: `storage_dims` (it cannot grow). See
+    /// [`Dataset::max_storage_dims`].
+    max_storage_dims: Option<Vec<u64>>,
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any. (Boxed, as `subfiles`:
@@ -141,19 +142,22 @@ impl File {
         request: DatasetRequest,
         layout: &Layout,
     ) -> Result<Dataset> {
-        let storage_dims = self.order().to_storage(&request.dims);
-        let max_storage_dims = layout
-            .max_dims
-            .clone()
-            .unwrap_or_else(|| storage_dims.clone());
+        let DatasetRequest {
+            name,
+            dtype,
+            dims,
+            options,
+        } = request;
+        let storage_dims = self.order().into_storage(dims);
         let special;
-        let dcpl = if *layout == Layout::contiguous() && !request.options.fill_with_zeros {
+        let dcpl = if *layout == Layout::contiguous() && !options.fill_with_zeros {
             &self.lists.contiguous
         } else {
-            special = h5::plist::dataset_create(layout, request.options.fill_with_zeros)?;
+            special = h5::plist::dataset_create(layout, options.fill_with_zeros)?;
             &special
         };
-        let mut dataset = self.create_with(request, storage_dims, max_storage_dims, dcpl)?;
+        let max_storage_dims = layout.max_dims.clone();
+        let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
         let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
@@ -167,34 +171,36 @@ impl File {
         Ok(dataset)
     }
 
-    /// Create a dataset all ranks agreed on, of `storage_dims` (its request's dims in storage
-    /// order) up to `max_storage_dims`, with the creation list `dcpl` (collective).
+    /// Create the dataset `name` all ranks agreed on, of `storage_dims` up to
+    /// `max_storage_dims` (`None`: fixed), with the creation list `dcpl` (collective).
     pub(crate) fn create_with(
         &self,
-        request: DatasetRequest,
+        name: Arc<str>,
+        dtype: Dtype,
         storage_dims: Vec<u64>,
-        max_storage_dims: Vec<u64>,
+        max_storage_dims: Option<Vec<u64>>,
         dcpl: &Id,
     ) -> Result<Dataset> {
-        let file_type = h5::types::native(request.dtype)?;
-        let space = self.dataspace(&storage_dims, &max_storage_dims)?;
+        let file_type = h5::types::native(dtype)?;
+        let max = max_storage_dims.as_deref().unwrap_or(&storage_dims);
+        let space = self.dataspace(&storage_dims, max)?;
         // Intermediate groups only for a path: HDF5 checks each component otherwise.
         let plain = Id::borrowed(h5::plist::DEFAULT);
-        let lcpl = if request.name.contains('/') {
+        let lcpl = if name.contains('/') {
             &self.lists.lcpl
         } else {
             &plain
         };
-        let id = h5::dataset::create(&self.id, &request.name, &file_type, &space, lcpl, dcpl)
-            .map_err(|e| {
+        let id =
+            h5::dataset::create(&self.id, &name, &file_type, &space, lcpl, dcpl).map_err(|e| {
                 self.shared
-                    .metadata_failure(e.context(format_args!("dataset {:?}", request.name)))
+                    .metadata_failure(e.context(format_args!("dataset {name:?}")))
             })?;
         Ok(Dataset::listed(Dataset {
             file: self.shared.clone(),
             id,
-            name: request.name,
-            dtype: request.dtype,
+            name,
+            dtype,
             storage_dims,
             max_storage_dims,
             filtered: false,
@@ -318,7 +324,8 @@ impl Collective for OpenDataset {
         let id = h5::dataset::open(&file.id, &name).map_err(context)?;
         let file_type = h5::dataset::file_type(&id)?;
         let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
-        let (storage_dims, max_storage_dims) = h5::space::extents(&h5::dataset::space(&id)?)?;
+        let (storage_dims, max) = h5::space::extents(&h5::dataset::space(&id)?)?;
+        let max_storage_dims = (max != storage_dims).then_some(max);
         check_ndims(storage_dims.len()).map_err(|e| {
             Error::new(
                 ErrorKind::TypeMismatch,
@@ -391,7 +398,14 @@ impl Dataset {
 
     /// Maximum dims in the file handle's order (`UNLIMITED` where unbounded).
     pub fn max_dims(&self) -> Vec<u64> {
-        self.file.order.to_storage(&self.max_storage_dims)
+        self.file.order.to_storage(self.max_storage_dims())
+    }
+
+    /// Maximum extents in storage order (`storage_dims` unless it can grow).
+    pub(crate) fn max_storage_dims(&self) -> &[u64] {
+        self.max_storage_dims
+            .as_deref()
+            .unwrap_or(&self.storage_dims)
     }
 
     /// Listed as open in its file (see `FileShared::list`) until dropped.

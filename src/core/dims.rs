@@ -188,7 +188,7 @@ fn plan_one(
 /// without a variable: float32 as netCDF makes them, extendible (chunked) when the
 /// dimension is.
 fn new_scale(dataset: &Dataset, d: usize, path: &str) -> Result<Id> {
-    let (len, max) = (dataset.storage_dims[d], dataset.max_storage_dims[d]);
+    let (len, max) = (dataset.storage_dims[d], dataset.max_storage_dims()[d]);
     let layout = if max == len {
         Layout::contiguous()
     } else {

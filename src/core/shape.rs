@@ -35,6 +35,14 @@ impl Order {
         }
     }
 
+    /// As [`Order::to_storage`], in place.
+    pub fn into_storage(self, mut values: Vec<u64>) -> Vec<u64> {
+        if self == Order::Fortran {
+            values.reverse();
+        }
+        values
+    }
+
     /// As [`Order::to_storage`], without a copy in C order.
     pub fn as_storage(self, values: &[u64]) -> Cow<'_, [u64]> {
         match self {

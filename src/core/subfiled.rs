@@ -582,8 +582,8 @@ impl File {
         let created = subfiles
             .virtual_layout(&storage_dims, &table)
             .and_then(|vds| {
-                let max_storage_dims = storage_dims.clone();
-                self.create_with(request.dataset, storage_dims, max_storage_dims, &vds)
+                let dataset = request.dataset;
+                self.create_with(dataset.name, dataset.dtype, storage_dims, None, &vds)
             });
         let mut dataset = match created {
             Ok(dataset) => dataset,

@@ -21,6 +21,7 @@ struct Frame {
 
 /// Take the current error stack (and clear it) into an error for the failed call `what`.
 /// Must be called with the global HDF5 lock held, right after the failure.
+#[cold]
 pub fn take(what: &str) -> Error {
     let mut frames: Vec<Frame> = Vec::new();
     // SAFETY: the callback only reads the frame HDF5 passes and pushes into `frames`, which
