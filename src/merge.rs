@@ -180,7 +180,7 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
     let request = DatasetRequest {
         name: path.into(),
         dtype: source.dtype(),
-        dims: source.dims(),
+        dims: source.dims().into(),
         options: Default::default(),
     };
     let mut target = collective::run(to, Ok(CreateDataset::new(request)))?;

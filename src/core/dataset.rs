@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::core::block_table::Recorded;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::file::{File, FileShared};
+use crate::core::in_place::{Dims, Name};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
@@ -28,12 +29,11 @@ pub struct DatasetOptions {
 /// Everything a rank says when it creates a dataset.
 #[derive(Clone, Debug)]
 pub struct DatasetRequest {
-    /// Path inside the file; intermediate groups are created. (Shared with the dataset
-    /// and its file's list of open datasets: made once, never copied.)
-    pub name: Arc<str>,
+    /// Path inside the file; intermediate groups are created.
+    pub name: Name,
     pub dtype: Dtype,
     /// In the file handle's order.
-    pub dims: Vec<u64>,
+    pub dims: Dims,
     pub options: DatasetOptions,
 }
 
@@ -60,10 +60,10 @@ impl DatasetRequest {
 pub struct Dataset {
     pub(crate) file: Arc<FileShared>,
     pub(crate) id: Id,
-    name: Arc<str>,
+    name: Name,
     dtype: Dtype,
     /// In storage (C) order.
-    pub(crate) storage_dims: Vec<u64>,
+    pub(crate) storage_dims: Dims,
     /// Maximum extents in storage order; `None`: `storage_dims` (it cannot grow). See
     /// [`Dataset::max_storage_dims`].
     max_storage_dims: Option<Vec<u64>>,
@@ -175,9 +175,9 @@ impl File {
     /// `max_storage_dims` (`None`: fixed), with the creation list `dcpl` (collective).
     pub(crate) fn create_with(
         &self,
-        name: Arc<str>,
+        name: Name,
         dtype: Dtype,
-        storage_dims: Vec<u64>,
+        storage_dims: Dims,
         max_storage_dims: Option<Vec<u64>>,
         dcpl: &Id,
     ) -> Result<Dataset> {
@@ -345,9 +345,9 @@ impl Collective for OpenDataset {
         Ok(Dataset::listed(Dataset {
             file: file.shared.clone(),
             id,
-            name: name.into(),
+            name: name.as_str().into(),
             dtype,
-            storage_dims,
+            storage_dims: storage_dims.into(),
             max_storage_dims,
             filtered,
             blocks,
@@ -514,7 +514,7 @@ impl Collective for Extend {
         let storage = dataset.file.order.to_storage(&self.0);
         let context = |e: Error| e.context(format_args!("dataset {:?}", dataset.name));
         h5::dataset::set_extent(&dataset.id, &storage).map_err(context)?;
-        dataset.storage_dims = storage;
+        dataset.storage_dims = storage.into();
         crate::core::dims::follow_extent(dataset).map_err(context)
     }
 }

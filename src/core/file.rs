@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
+use crate::core::in_place::Name;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
@@ -179,7 +180,7 @@ pub struct FileShared {
     failure: Mutex<Option<Error>>,
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
-    open_datasets: Mutex<Vec<(Arc<str>, hid_t)>>,
+    open_datasets: Mutex<Vec<(Name, hid_t)>>,
     /// Datasets closed since the last agreed call, closed after the next (`core::closing`).
     closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
@@ -207,7 +208,7 @@ impl FileShared {
     }
 
     /// Note a dataset open under `path` with id `raw` (until [`FileShared::unlist`]).
-    pub(crate) fn list(&self, path: &Arc<str>, raw: hid_t) {
+    pub(crate) fn list(&self, path: &Name, raw: hid_t) {
         let mut open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
         open.push((path.clone(), raw));
     }
@@ -220,7 +221,7 @@ impl FileShared {
     /// The id of a dataset open under exactly `path`, if any.
     pub(crate) fn open_dataset(&self, path: &str) -> Option<hid_t> {
         let open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
-        open.iter().find(|(p, _)| **p == *path).map(|&(_, raw)| raw)
+        open.iter().find(|(p, _)| &**p == path).map(|&(_, raw)| raw)
     }
 
     /// The datasets closed since the last agreed call (see `core::closing`).

@@ -36,7 +36,7 @@ impl Order {
     }
 
     /// As [`Order::to_storage`], in place.
-    pub fn into_storage(self, mut values: Vec<u64>) -> Vec<u64> {
+    pub fn into_storage<T: std::ops::DerefMut<Target = [u64]>>(self, mut values: T) -> T {
         if self == Order::Fortran {
             values.reverse();
         }

@@ -583,7 +583,7 @@ impl File {
             .virtual_layout(&storage_dims, &table)
             .and_then(|vds| {
                 let dataset = request.dataset;
-                self.create_with(dataset.name, dataset.dtype, storage_dims, None, &vds)
+                self.create_with(dataset.name, dataset.dtype, storage_dims.into(), None, &vds)
             });
         let mut dataset = match created {
             Ok(dataset) => dataset,

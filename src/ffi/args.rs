@@ -23,16 +23,21 @@ pub unsafe fn string<'a>(p: *const c_char, parameter: &str) -> Result<&'a str> {
         .map_err(|_| Error::invalid(format!("{parameter} is not valid UTF-8")))
 }
 
-/// An array argument of `len` u64s, copied (it is at most 32 entries).
+/// An array argument of `len` u64s, copied into a `Vec` or [`Dims`](crate::core::in_place::Dims) (it is at most 32
+/// entries).
 ///
 /// # Safety
 /// `p` is NULL or points to `len` readable u64s.
-pub unsafe fn u64s(p: *const u64, len: usize, parameter: &str) -> Result<Vec<u64>> {
+pub unsafe fn u64s<T: for<'x> From<&'x [u64]>>(
+    p: *const u64,
+    len: usize,
+    parameter: &str,
+) -> Result<T> {
     if p.is_null() {
         return Err(Error::null(parameter));
     }
     // SAFETY: non-NULL and `len` elements long by the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts(p, len) }.to_vec())
+    Ok(T::from(unsafe { std::slice::from_raw_parts(p, len) }))
 }
 
 /// An array argument of `len` NUL-terminated UTF-8 strings, copied; each is named

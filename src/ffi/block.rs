@@ -31,9 +31,9 @@ unsafe fn block_request<'a>(
 ) -> Result<BlockRequest<'a>> {
     let ndims = dataset.ndims();
     // SAFETY: `offset` has ndims entries by this function's contract.
-    let offset = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
+    let offset: Vec<u64> = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
     // SAFETY: as above.
-    let count = unsafe { args::u64s(raw.count, ndims, "count") }?;
+    let count: Vec<u64> = unsafe { args::u64s(raw.count, ndims, "count") }?;
     let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
     let convert = transfer_convert(raw.xfer_flags)?;
     let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;

@@ -147,7 +147,7 @@ unsafe fn transfer<'a>(
     ffi::local(function, handle, |opened| {
         let n = opened.dims().len();
         // SAFETY: ndims entries by this function's contract.
-        let (offset, count) = unsafe {
+        let (offset, count): (Vec<u64>, Vec<u64>) = unsafe {
             (
                 args::u64s(offset, n, "offset")?,
                 args::u64s(count, n, "count")?,
