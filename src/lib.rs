@@ -9,6 +9,7 @@
 //! | [`core`]    | files, datasets, blocks, every rule; one [`core::collective`] step | no  |
 //! | `h5`, `mpi` | the HDF5 and MPI boundaries (`h5` uses `mpi` for its hints)     | yes    |
 //! | `os`        | the few system calls dah5 makes itself                          | yes    |
+//! | [`in_place`] | a dataset's dims and name held without a heap block           | one block |
 //! | [`error`], [`dtype`] | vocabulary every layer shares                           | no     |
 //!
 //! Check them with `grep -rn 'crate::\(core\|ffi\)' src/h5 src/mpi src/os.rs` (prints
@@ -24,6 +25,7 @@ pub mod dtype;
 pub mod error;
 pub mod ffi;
 mod h5;
+pub mod in_place;
 pub mod inspect;
 pub mod merge;
 mod mpi;

@@ -183,7 +183,8 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
         dims: source.dims().into(),
         options: Default::default(),
     };
-    let mut target = collective::run(to, Ok(CreateDataset::new(request)))?;
+    let create = CreateDataset::checked(to, request);
+    let mut target = collective::run(to, create)?;
     let comm = from.shared.comm.clone();
     let size = source.dtype().size();
     let (offset, count) = partition(&source.dims(), comm.rank() as u64, comm.size() as u64);

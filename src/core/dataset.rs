@@ -6,7 +6,6 @@ use std::sync::Arc;
 use crate::core::block_table::Recorded;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::file::{File, FileShared};
-use crate::core::in_place::{Dims, Name};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
@@ -15,6 +14,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
+use crate::in_place::{Dims, Name};
 use crate::mpi::comm::Comm;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub struct Dataset {
     pub(crate) storage_dims: Dims,
     /// Maximum extents in storage order; `None`: `storage_dims` (it cannot grow). See
     /// [`Dataset::max_storage_dims`].
-    max_storage_dims: Option<Vec<u64>>,
+    max_storage_dims: Option<Dims>,
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any. (Boxed, as `subfiles`:
@@ -156,7 +156,7 @@ impl File {
             special = h5::plist::dataset_create(layout, options.fill_with_zeros)?;
             &special
         };
-        let max_storage_dims = layout.max_dims.clone();
+        let max_storage_dims = layout.max_dims.as_deref().map(Dims::from);
         let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
@@ -178,7 +178,7 @@ impl File {
         name: Name,
         dtype: Dtype,
         storage_dims: Dims,
-        max_storage_dims: Option<Vec<u64>>,
+        max_storage_dims: Option<Dims>,
         dcpl: &Id,
     ) -> Result<Dataset> {
         let file_type = h5::types::native(dtype)?;
@@ -260,19 +260,20 @@ impl File {
     }
 }
 
-/// `dah5_dataset_create`: a rank's request to create a dataset.
+/// `dah5_dataset_create`: a rank's request to create a dataset, checked (see
+/// [`CreateDataset::checked`]).
 pub struct CreateDataset {
     request: DatasetRequest,
-    /// Decided by `check`, which runs before `act` (then it is not decided twice).
-    layout: Option<Layout>,
+    layout: Layout,
 }
 
 impl CreateDataset {
-    pub fn new(request: DatasetRequest) -> CreateDataset {
-        CreateDataset {
-            request,
-            layout: None,
-        }
+    /// `request` checked by what this rank can check alone ([`File::check_create`]): made
+    /// here rather than in [`Collective::check`], as the check decides the layout `act`
+    /// creates. A failure takes part in the agreement as any check's does.
+    pub fn checked(file: &File, request: DatasetRequest) -> Result<CreateDataset> {
+        let layout = file.check_create(&request)?;
+        Ok(CreateDataset { request, layout })
     }
 }
 
@@ -281,24 +282,12 @@ impl Collective for CreateDataset {
     type Target = File;
     type Output = Dataset;
 
-    fn check(self, file: &File) -> Result<Self> {
-        let layout = file.check_create(&self.request)?;
-        Ok(CreateDataset {
-            layout: Some(layout),
-            ..self
-        })
-    }
-
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
         self.request.args(file, Self::NAME)
     }
 
     fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
-        let layout = match self.layout {
-            Some(layout) => layout,
-            None => file.layout_of(&self.request, None)?,
-        };
-        file.create_agreed(self.request, &layout)
+        file.create_agreed(self.request, &self.layout)
     }
 }
 
@@ -325,7 +314,7 @@ impl Collective for OpenDataset {
         let file_type = h5::dataset::file_type(&id)?;
         let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
         let (storage_dims, max) = h5::space::extents(&h5::dataset::space(&id)?)?;
-        let max_storage_dims = (max != storage_dims).then_some(max);
+        let max_storage_dims = (max != storage_dims).then(|| max.into());
         check_ndims(storage_dims.len()).map_err(|e| {
             Error::new(
                 ErrorKind::TypeMismatch,

@@ -15,7 +15,6 @@ pub mod dims;
 pub mod direct;
 pub mod fault;
 pub mod file;
-pub mod in_place;
 pub mod layout;
 #[cfg(test)]
 mod properties;

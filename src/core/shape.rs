@@ -29,10 +29,7 @@ impl Order {
 
     /// Turn a user-order array into HDF5 (C) order, or back: the map is its own inverse.
     pub fn to_storage(self, values: &[u64]) -> Vec<u64> {
-        match self {
-            Order::C => values.to_vec(),
-            Order::Fortran => values.iter().rev().copied().collect(),
-        }
+        self.as_storage(values).into_owned()
     }
 
     /// As [`Order::to_storage`], in place.
@@ -47,7 +44,7 @@ impl Order {
     pub fn as_storage(self, values: &[u64]) -> Cow<'_, [u64]> {
         match self {
             Order::C => Cow::Borrowed(values),
-            Order::Fortran => Cow::Owned(self.to_storage(values)),
+            Order::Fortran => Cow::Owned(values.iter().rev().copied().collect()),
         }
     }
 }

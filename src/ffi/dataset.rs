@@ -42,10 +42,11 @@ pub unsafe extern "C" fn dah5_dataset_create(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
-    let request = |_: &File| {
+    let request = |file: &File| {
         args::out(dataset_out, "dataset_out")?;
         // SAFETY: by this function's contract.
-        unsafe { dataset_request(name, dtype, ndims, dims, options) }.map(CreateDataset::new)
+        let request = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
+        CreateDataset::checked(file, request)
     };
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
     ffi::collective(file, request, |r, d| unsafe {
