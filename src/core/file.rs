@@ -215,7 +215,9 @@ impl FileShared {
 
     pub(crate) fn unlist(&self, raw: hid_t) {
         let mut open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
-        open.retain(|&(_, r)| r != raw);
+        if let Some(i) = open.iter().position(|&(_, r)| r == raw) {
+            open.swap_remove(i);
+        }
     }
 
     /// The id of a dataset open under exactly `path`, if any.

@@ -126,6 +126,17 @@ pub fn open_library() {
     init();
 }
 
+/// One of HDF5's predefined ids (a native type, a property list class): a global that
+/// `H5open` sets. hdf5-sys declares these globals immutable, so the compiler may read one
+/// before the call that opens HDF5 (the likely cause of "not a property list class" from
+/// `H5Pcreate` in a fat-LTO build). Read here after opening HDF5, by a volatile read, which
+/// the compiler keeps after the opaque `H5open` call.
+pub fn predefined(id: &'static hdf5_sys::h5i::hid_t) -> hdf5_sys::h5i::hid_t {
+    open_library();
+    // SAFETY: `id` is a global of libhdf5: valid, aligned and readable for the whole run.
+    unsafe { std::ptr::read_volatile(id) }
+}
+
 /// The HDF5 library version this process runs with, as "major.minor.release".
 pub fn library_version() -> Result<String> {
     let (mut major, mut minor, mut release) = (0, 0, 0);

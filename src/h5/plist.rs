@@ -98,8 +98,9 @@ unsafe extern "C" {
 }
 
 fn create(class: &'static hdf5_sys::h5i::hid_t) -> Result<Id> {
-    // SAFETY: the class id is one of HDF5's predefined classes, valid after H5open.
-    h5call!(unsafe { H5Pcreate(*class) }, closed by H5Pclose)
+    let class = crate::h5::predefined(class);
+    // SAFETY: the class id is one of HDF5's predefined classes, read after H5open.
+    h5call!(unsafe { H5Pcreate(class) }, closed by H5Pclose)
 }
 
 /// File access: the MPI-IO driver on `comm` with the MPI_Info hints, all metadata
@@ -269,7 +270,7 @@ pub fn has_filters(dcpl: &Id) -> Result<bool> {
 /// Attribute and link access lists for a read that one rank makes alone: they override the
 /// file's collective metadata reads for this one operation.
 pub fn independent_read() -> Result<(Id, Id)> {
-    // SAFETY: a global of libhdf5, set by H5open (which `call` ensures before H5Pcreate).
+    // SAFETY: taking the address of a global of libhdf5 (read by `create` after H5open).
     let aapl = create(unsafe { &H5P_CLS_ATTRIBUTE_ACCESS_ID_g })?;
     let lapl = create(H5P_CLS_LINK_ACCESS)?;
     for list in [&aapl, &lapl] {

@@ -33,9 +33,7 @@ pub fn native(dtype: Dtype) -> Result<Id> {
         Dtype::Float32 | Dtype::Complex64 => &H5T_NATIVE_FLOAT,
         Dtype::Float64 | Dtype::Complex128 => &H5T_NATIVE_DOUBLE,
     };
-    // The predefined type ids are set once HDF5 is open.
-    crate::h5::open_library();
-    let part = Id::borrowed(**scalar);
+    let part = Id::borrowed(crate::h5::predefined(scalar));
     if dtype.class() != Class::Complex {
         return Ok(part);
     }
@@ -53,8 +51,9 @@ pub fn native(dtype: Dtype) -> Result<Id> {
 
 /// A variable-length UTF-8 string type: how h5py and HDF5.jl store a `str` attribute.
 pub fn utf8_string() -> Result<Id> {
-    // SAFETY: H5T_C_S1 is a predefined type, valid once HDF5 is open.
-    let t = h5call!(unsafe { H5Tcopy(*H5T_C_S1) }, closed by H5Tclose)?;
+    let c_string = crate::h5::predefined(H5T_C_S1);
+    // SAFETY: H5T_C_S1 is a predefined type, read after H5open.
+    let t = h5call!(unsafe { H5Tcopy(c_string) }, closed by H5Tclose)?;
     let raw = t.raw();
     // SAFETY: `raw` is a string type of ours.
     h5call!(unsafe { H5Tset_size(raw, H5T_VARIABLE) })?;
