@@ -173,20 +173,22 @@ fn classify(frames: &[Frame]) -> ErrorKind {
     if let Some(kind) = reported {
         return kind;
     }
-    // HDF5's error-code globals are set: the library is initialized, since a call failed.
     let minors = [
-        (*H5E_WRITEERROR, ErrorKind::Io),
-        (*H5E_NOTHDF5, ErrorKind::NotHdf5),
-        (*H5E_TRUNCATED, ErrorKind::Truncated),
-        (*H5E_FILEEXISTS, ErrorKind::AlreadyExists),
-        (*H5E_EXISTS, ErrorKind::AlreadyExists),
-        (*H5E_NOTFOUND, ErrorKind::NotFound),
-        (*H5E_MPI, ErrorKind::Io),
-        (*H5E_MPIERRSTR, ErrorKind::Io),
+        (H5E_WRITEERROR, ErrorKind::Io),
+        (H5E_NOTHDF5, ErrorKind::NotHdf5),
+        (H5E_TRUNCATED, ErrorKind::Truncated),
+        (H5E_FILEEXISTS, ErrorKind::AlreadyExists),
+        (H5E_EXISTS, ErrorKind::AlreadyExists),
+        (H5E_NOTFOUND, ErrorKind::NotFound),
+        (H5E_MPI, ErrorKind::Io),
+        (H5E_MPIERRSTR, ErrorKind::Io),
     ];
     minors
         .iter()
-        .find(|(minor, _)| frames.iter().any(|f| f.minor_id == *minor))
+        .find(|&&(minor, _)| {
+            let minor = crate::h5::predefined(minor);
+            frames.iter().any(|f| f.minor_id == minor)
+        })
         .map_or(ErrorKind::Hdf5, |(_, kind)| *kind)
 }
 

@@ -126,11 +126,12 @@ pub fn open_library() {
     init();
 }
 
-/// One of HDF5's predefined ids (a native type, a property list class): a global that
-/// `H5open` sets. hdf5-sys declares these globals immutable, so the compiler may read one
-/// before the call that opens HDF5 (the likely cause of "not a property list class" from
-/// `H5Pcreate` in a fat-LTO build). Read here after opening HDF5, by a volatile read, which
-/// the compiler keeps after the opaque `H5open` call.
+/// One of HDF5's predefined ids (a native type, a property list class, an error code): a
+/// global that `H5open` sets. hdf5-sys declares these globals immutable, so the compiler may
+/// read one before the call that opens HDF5: with fat LTO, read directly, `dah5 info`'s
+/// first `H5Pcreate` got the class id from before `H5open` ("not a property list class").
+/// Read here after opening HDF5, by a volatile read, which the compiler keeps after the
+/// opaque `H5open` call. Every read of such a global goes through here.
 pub fn predefined(id: &'static hdf5_sys::h5i::hid_t) -> hdf5_sys::h5i::hid_t {
     open_library();
     // SAFETY: `id` is a global of libhdf5: valid, aligned and readable for the whole run.
