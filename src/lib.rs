@@ -12,7 +12,7 @@
 //! | [`in_place`] | a dataset's dims and name held without a heap block           | one block |
 //! | [`error`], [`dtype`] | vocabulary every layer shares                           | no     |
 //!
-//! Check them with `grep -rn 'crate::\(core\|ffi\)' src/h5 src/mpi src/os.rs` (prints
+//! Check them with `grep -rn 'crate::\(core\|ffi\)' src/h5 src/mpi src/os.rs src/in_place.rs` (prints
 //! nothing) and `grep -rn 'crate::ffi' src/core` (nothing); `core` is
 //! `#![deny(unsafe_code)]`. See `CONTRIBUTING.md` for how a call goes through the layers,
 //! `docs/` for the semantics and `include/dah5.h` for the C API.

@@ -1,6 +1,7 @@
 //! The source keeps its shape (see `src/lib.rs` and CONTRIBUTING.md): the layers import
-//! only downwards, `core` has no unsafe code, and every unsafe block that clippy cannot see
-//! (inside `h5call!`, a macro) has its `// SAFETY:` comment.
+//! only downwards, `core` has no unsafe code, every unsafe block that clippy cannot see
+//! (inside `h5call!`, a macro) has its `// SAFETY:` comment, and HDF5's globals are read
+//! only through `h5::predefined`.
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +42,7 @@ fn lower_layers_never_import_the_upper_ones() {
         "src/h5",
         "src/mpi",
         "src/os.rs",
+        "src/in_place.rs",
         "src/error.rs",
         "src/dtype.rs",
     ] {
@@ -66,6 +68,19 @@ fn core_has_no_unsafe_code() {
     assert!(
         module.contains("\n#![deny(unsafe_code)]\n"),
         "core/mod.rs lost its deny"
+    );
+}
+
+/// hdf5-sys declares HDF5's globals (`H5T_NATIVE_DOUBLE`, `H5P_CLS_FILE_ACCESS`,
+/// `H5E_NOTFOUND`) immutable; with LTO a direct read (`*H5P_CLS_FILE_ACCESS`) was moved
+/// before `H5open`. `h5::predefined` reads them after it.
+#[test]
+fn hdf5_globals_are_read_through_predefined() {
+    let found = uses("src", "*H5");
+    assert!(
+        found.is_empty(),
+        "HDF5 globals read directly (use h5::predefined):\n{}",
+        found.join("\n")
     );
 }
 

@@ -106,9 +106,11 @@ pub fn call_checked<T>(what: &str, f: impl FnOnce() -> (T, bool)) -> Result<T> {
     }
 }
 
+/// Set once `H5open` has run (see `init`).
+static OPENED: Once = Once::new();
+
 fn init() {
-    static INIT: Once = Once::new();
-    INIT.call_once(|| {
+    OPENED.call_once(|| {
         // SAFETY: called under the global HDF5 lock; H5open has no preconditions, and a NULL
         // handler turns off HDF5's printing of errors to stderr (we report them ourselves).
         unsafe {
@@ -133,7 +135,10 @@ pub fn open_library() {
 /// Read here after opening HDF5, by a volatile read, which the compiler keeps after the
 /// opaque `H5open` call. Every read of such a global goes through here.
 pub fn predefined(id: &'static hdf5_sys::h5i::hid_t) -> hdf5_sys::h5i::hid_t {
-    open_library();
+    // An acquire load: nothing after it is read before it.
+    if !OPENED.is_completed() {
+        open_library();
+    }
     // SAFETY: `id` is a global of libhdf5: valid, aligned and readable for the whole run.
     unsafe { std::ptr::read_volatile(id) }
 }
