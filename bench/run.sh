@@ -6,7 +6,7 @@
 # Settings (environment): DAH5_BENCH_RANKS (2), DAH5_BENCH_MIB per rank (256),
 # DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_METADATA_ROUNDS (63: a metadata round is
 # short, and one round's ratio varies by ±20% here: with 21 rounds the no-checks median of
-# one binary ranged over 0.92-1.03 from run to run, with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
+# one binary ranged over 0.94-1.03 from run to run, with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
 # (build/bench-data; put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
 # DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
 # DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
