@@ -243,11 +243,10 @@ impl Dataset {
             })
     }
 
-    /// The transfer property list of independent or collective transfers, made on the
-    /// dataset's first transfer of that kind (a new list per call cost a third of a small
-    /// write's instructions).
+    /// The transfer property list of independent or collective transfers, the file's
+    /// (`FileShared::transfer_lists`).
     fn transfer_list(&self, collective: bool) -> Result<&h5::id::Id> {
-        let list = &self.transfer_lists[collective as usize];
+        let list = &self.file.transfer_lists[collective as usize];
         if let Some(dxpl) = list.get() {
             return Ok(dxpl);
         }

@@ -1,6 +1,5 @@
 //! Datasets: collective create, open and close; local queries.
 
-use std::cell::OnceCell;
 use std::sync::Arc;
 
 use crate::core::block_table::Recorded;
@@ -74,8 +73,6 @@ pub struct Dataset {
     pub(crate) blocks: Option<Box<Recorded>>,
     /// Where a subfiled darray's blocks are (`core::subfiled`).
     pub(crate) subfiles: Option<Box<Subfiles>>,
-    /// Its transfer property lists, independent and collective, made when first needed.
-    pub(crate) transfer_lists: [OnceCell<Id>; 2],
 }
 
 /// `name`, a path from the file's root with or without its leading '/', as an absolute path.
@@ -100,6 +97,9 @@ impl File {
         request: &DatasetRequest,
         block: Option<&[u64]>,
     ) -> Result<Layout> {
+        if request.options.layout.is_plain() {
+            return Ok(Layout::contiguous());
+        }
         let order = self.order();
         let storage = LayoutRequest {
             chunk: request
@@ -150,7 +150,7 @@ impl File {
         } = request;
         let storage_dims = self.order().into_storage(dims);
         let special;
-        let dcpl = if *layout == Layout::contiguous() && !options.fill_with_zeros {
+        let dcpl = if layout.is_contiguous() && !options.fill_with_zeros {
             &self.lists.contiguous
         } else {
             special = h5::plist::dataset_create(layout, options.fill_with_zeros)?;
@@ -160,7 +160,7 @@ impl File {
         let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
-        let reserve = *layout == Layout::contiguous() && space::worth_reserving(bytes);
+        let reserve = layout.is_contiguous() && space::worth_reserving(bytes);
         if let Err(e) = reserve
             .then(|| self.reserve(&dataset.id, &dataset.name, bytes))
             .transpose()
@@ -206,7 +206,6 @@ impl File {
             filtered: false,
             blocks: None,
             subfiles: None,
-            transfer_lists: Default::default(),
         }))
     }
 
@@ -341,7 +340,6 @@ impl Collective for OpenDataset {
             filtered,
             blocks,
             subfiles,
-            transfer_lists: Default::default(),
         }))
     }
 }

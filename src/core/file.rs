@@ -1,7 +1,7 @@
 //! Files: collective create, open, flush and close, with agreement first and sticky failures.
 
 use std::cell::{RefCell, RefMut};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
@@ -185,6 +185,11 @@ pub struct FileShared {
     closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
     pub(crate) subfiles: crate::core::subfiled::Unsynced,
+    /// The transfer property lists of independent and collective transfers, made on the
+    /// first transfer of each kind and shared by the file's datasets (a new list per call
+    /// cost a third of a small write's instructions; one per dataset made every dataset
+    /// larger to move and to hold).
+    pub(crate) transfer_lists: [OnceLock<Id>; 2],
     /// HDF5 locks the file (and the subfiles it opens) while open (`DAH5_NO_FILE_LOCKING`
     /// turns it off, for file systems without flock).
     pub file_locking: bool,
@@ -431,6 +436,7 @@ impl File {
                 open_datasets: Mutex::new(Vec::new()),
                 closes: Mutex::new(Closes::default()),
                 subfiles: Default::default(),
+                transfer_lists: Default::default(),
                 file_locking: options.tuning.file_locking,
             }),
             id,

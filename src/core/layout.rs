@@ -25,6 +25,15 @@ pub struct LayoutRequest {
     pub shuffle: bool,
 }
 
+impl LayoutRequest {
+    /// Nothing asked: no chunk, no maximum dims, no filter. [`decide`] makes such a dataset
+    /// contiguous whatever its dims, so callers may skip it (and the copies of the request
+    /// in storage order it takes).
+    pub fn is_plain(&self) -> bool {
+        self.chunk.is_none() && self.max_dims.is_none() && self.deflate_level == 0 && !self.shuffle
+    }
+}
+
 fn check_len(values: &[u64], ndims: usize, what: &str) -> Result<()> {
     if values.len() != ndims {
         return Err(Error::invalid(format!(
@@ -148,6 +157,19 @@ mod tests {
         let layout = decide(&[10, 20], 8, &request(), None).unwrap();
         assert_eq!(layout.chunk, None);
         assert!(!layout.filtered());
+        // What `is_plain` lets callers skip: any dims, any block, gives this layout.
+        assert!(request().is_plain());
+        for (dims, block) in [(&[0u64][..], None), (&[1 << 40, 3], Some(&[1u64, 3][..]))] {
+            let layout = decide(dims, 16, &request(), block).unwrap();
+            assert_eq!(layout, Layout::contiguous());
+            assert!(layout.is_contiguous());
+        }
+        let shuffled = LayoutRequest {
+            shuffle: true,
+            ..request()
+        };
+        assert!(!shuffled.is_plain());
+        assert!(!decide(&[4], 8, &shuffled, None).unwrap().is_contiguous());
     }
 
     #[test]

@@ -28,6 +28,9 @@ struct Slots<T> {
     tag: u64,
     kind: &'static str,
     slots: Vec<Slot<T>>,
+    /// The empty slots, so that an insert takes one without a scan (a program may hold
+    /// thousands of datasets open).
+    free: Vec<usize>,
 }
 
 impl<T> Slots<T> {
@@ -36,11 +39,12 @@ impl<T> Slots<T> {
             tag,
             kind,
             slots: Vec::new(),
+            free: Vec::new(),
         }
     }
 
     fn insert(&mut self, value: T) -> u64 {
-        let index = match self.slots.iter().position(|s| s.value.is_none()) {
+        let index = match self.free.pop() {
             Some(i) => i,
             None => {
                 self.slots.push(Slot {
@@ -108,7 +112,16 @@ impl<T> Slots<T> {
 
     fn remove(&mut self, token: u64) -> Result<T> {
         let i = self.index(token)?;
-        Ok(self.slots[i].value.take().expect("checked by index"))
+        Ok(self.take(i).expect("checked by index"))
+    }
+
+    /// Empty slot `i`, returning what it held.
+    fn take(&mut self, i: usize) -> Option<T> {
+        let value = self.slots[i].value.take();
+        if value.is_some() {
+            self.free.push(i);
+        }
+        value
     }
 }
 
@@ -214,9 +227,13 @@ impl Registry {
     pub fn remove_file(&mut self, token: u64) -> Result<(File, Vec<Dataset>)> {
         let file = self.files.remove(token)?;
         let mut entries: Vec<DatasetEntry> = Vec::new();
-        for slot in &mut self.datasets.slots {
-            if slot.value.as_ref().is_some_and(|e| e.file == token) {
-                entries.extend(slot.value.take());
+        for i in 0..self.datasets.slots.len() {
+            if self.datasets.slots[i]
+                .value
+                .as_ref()
+                .is_some_and(|e| e.file == token)
+            {
+                entries.extend(self.datasets.take(i));
             }
         }
         entries.sort_by_key(|e| e.sequence);
@@ -264,12 +281,32 @@ mod tests {
         );
         let b = slots.insert("b");
         assert_ne!(a, b, "a reused slot gets a new generation");
+        assert_eq!(slots.slots.len(), 1, "the freed slot is reused");
         assert!(slots.get(a).is_err(), "stale token of a reused slot");
         assert!(slots.get(b).is_ok());
         let other: Slots<&str> = Slots::new(DATASET_TAG, "other");
         assert!(other.get(b).is_err(), "a token of another kind");
         for made_up in [0, 1, 0xdead_beef, u64::MAX, FILE_TAG << 60] {
             assert!(slots.get(made_up).is_err(), "{made_up:#x}");
+        }
+    }
+
+    #[test]
+    fn emptied_slots_are_taken_again_before_new_ones() {
+        let mut slots: Slots<u32> = Slots::new(DATASET_TAG, "test");
+        let tokens: Vec<u64> = (0..3).map(|v| slots.insert(v)).collect();
+        assert_eq!(slots.remove(tokens[1]).unwrap(), 1);
+        let again = slots.insert(7);
+        assert_eq!(slots.slots.len(), 3);
+        assert_eq!(*slots.get(again).unwrap(), 7);
+        for token in [tokens[0], tokens[2], again] {
+            slots.remove(token).unwrap();
+        }
+        assert!(slots.take(0).is_none(), "an empty slot is not freed twice");
+        let fresh: Vec<u64> = (0..4).map(|v| slots.insert(v)).collect();
+        assert_eq!(slots.slots.len(), 4, "three reused, one new");
+        for (v, token) in fresh.into_iter().enumerate() {
+            assert_eq!(*slots.get(token).unwrap(), v as u32);
         }
     }
 }

@@ -6,34 +6,39 @@ pub use hdf5_sys::h5i::hid_t;
 use crate::error::Result;
 use crate::h5::call;
 
-type Closer = unsafe extern "C" fn(hid_t) -> herr_t;
+/// How an owned id is closed: its closer (`H5Fclose`, `H5Dclose`, ...) and the closer's
+/// name, for messages. One static per closer (`h5call!` makes it), so that an [`Id`] is two
+/// words: ids are moved and held on every call.
+#[derive(Debug)]
+pub struct Closer {
+    pub close: unsafe extern "C" fn(hid_t) -> herr_t,
+    pub name: &'static str,
+}
 
-/// An HDF5 id and how it is closed: its closer (`H5Fclose`, `H5Dclose`, ...) and the names
-/// of the call that made it and of the closer, for messages; or nothing, for an id owned
-/// elsewhere (HDF5's predefined `H5T_NATIVE_DOUBLE`, `H5P_DEFAULT`; an object another `Id`
-/// holds open), which is never closed through this one.
+/// An HDF5 id and how it is closed; or nothing, for an id owned elsewhere (HDF5's
+/// predefined `H5T_NATIVE_DOUBLE`, `H5P_DEFAULT`; an object another `Id` holds open), which
+/// is never closed through this one.
 #[derive(Debug)]
 pub struct Id {
     raw: hid_t,
-    closer: Option<(Closer, &'static str)>,
+    closer: Option<&'static Closer>,
 }
 
 // SAFETY: an hid_t is a plain integer; every use of it goes through the global HDF5 lock.
 unsafe impl Send for Id {}
 
 impl Id {
-    /// Make an id from the call `what`, closed by `closer` (named `closer_name`): use
+    /// Make an id from the call `what`, closed by `closer`: use
     /// `h5call!(unsafe { ... }, closed by H5Xclose)`, which names both.
     pub fn create(
         what: &'static str,
-        closer: Closer,
-        closer_name: &'static str,
+        closer: &'static Closer,
         f: impl FnOnce() -> hid_t,
     ) -> Result<Id> {
         let raw = call(what, f)?;
         Ok(Id {
             raw,
-            closer: Some((closer, closer_name)),
+            closer: Some(closer),
         })
     }
 
@@ -51,7 +56,7 @@ impl Id {
         let raw = std::mem::replace(&mut self.raw, -1);
         match self.closer {
             // SAFETY: `raw` is an open id of the kind `closer` closes; it is not used again.
-            Some((closer, name)) => call(name, || unsafe { closer(raw) }).map(|_| ()),
+            Some(closer) => call(closer.name, || unsafe { (closer.close)(raw) }).map(|_| ()),
             None => Ok(()),
         }
     }
@@ -59,10 +64,10 @@ impl Id {
 
 impl Drop for Id {
     fn drop(&mut self) {
-        if let (true, Some((closer, name))) = (self.raw >= 0, self.closer) {
+        if let (true, Some(closer)) = (self.raw >= 0, self.closer) {
             let raw = self.raw;
             // SAFETY: as in `close`; a failure here has nowhere to go, so it is dropped.
-            let _ = call(name, || unsafe { closer(raw) });
+            let _ = call(closer.name, || unsafe { (closer.close)(raw) });
         }
     }
 }

@@ -30,9 +30,11 @@ macro_rules! h5call {
         })
     };
     ($unsafe:tt $body:tt, closed by $closer:ident) => {
-        $crate::h5::id::Id::create(h5call!(@name $body), $closer, stringify!($closer), || {
-            $unsafe $body
-        })
+        $crate::h5::id::Id::create(
+            h5call!(@name $body),
+            const { &$crate::h5::id::Closer { close: $closer, name: stringify!($closer) } },
+            || $unsafe $body,
+        )
     };
 }
 

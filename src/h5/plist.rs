@@ -85,6 +85,11 @@ impl Layout {
         }
     }
 
+    /// Whether this is [`Layout::contiguous`] (without building one to compare with).
+    pub fn is_contiguous(&self) -> bool {
+        self.chunk.is_none() && self.max_dims.is_none() && !self.filtered()
+    }
+
     /// Compressed (or shuffled): parallel HDF5 then writes only collectively.
     pub fn filtered(&self) -> bool {
         self.deflate_level > 0 || self.shuffle

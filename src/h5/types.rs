@@ -37,7 +37,11 @@ pub fn native(dtype: Dtype) -> Result<Id> {
     if dtype.class() != Class::Complex {
         return Ok(part);
     }
-    // The {r, i} compound of h5py and HDF5.jl.
+    complex(dtype, part)
+}
+
+/// The {r, i} compound of h5py and HDF5.jl, of two `part`s.
+fn complex(dtype: Dtype, part: Id) -> Result<Id> {
     let half = dtype.size() / 2;
     // SAFETY: creating an empty compound of the full element size.
     let compound = h5call!(unsafe { H5Tcreate(H5T_COMPOUND, dtype.size()) }, closed by H5Tclose)?;
