@@ -64,8 +64,9 @@ pub struct Dataset {
     /// In storage (C) order.
     pub(crate) storage_dims: Dims,
     /// Maximum extents in storage order; `None`: `storage_dims` (it cannot grow). See
-    /// [`Dataset::max_storage_dims`].
-    max_storage_dims: Option<Dims>,
+    /// [`Dataset::max_storage_dims`]. (Boxed: few datasets can grow, and a dataset of at most
+    /// 128 bytes is moved without a call to memcpy.)
+    max_storage_dims: Option<Box<[u64]>>,
     /// Filters (compression) on: parallel HDF5 then writes only collectively.
     pub(crate) filtered: bool,
     /// The decomposition recorded by `dah5_darray_write`, if any. (Boxed, as `subfiles`:
@@ -156,7 +157,7 @@ impl File {
             special = h5::plist::dataset_create(layout, options.fill_with_zeros)?;
             &special
         };
-        let max_storage_dims = layout.max_dims.as_deref().map(Dims::from);
+        let max_storage_dims = layout.max_dims.as_deref().map(Box::from);
         let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
@@ -178,7 +179,7 @@ impl File {
         name: Name,
         dtype: Dtype,
         storage_dims: Dims,
-        max_storage_dims: Option<Dims>,
+        max_storage_dims: Option<Box<[u64]>>,
         dcpl: &Id,
     ) -> Result<Dataset> {
         let file_type = h5::types::native(dtype)?;
