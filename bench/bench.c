@@ -5,8 +5,7 @@
  *   bench scaling DIR ROUNDS MIB...   dah5 vs MPI-IO overwrite at several block sizes
  *   bench metadata DIR COUNT [ROUNDS [ranks]]
  *                                     datasets with one attribute each: dah5 (checks on and
- *                                     off) vs raw HDF5; "ranks" labels rows with the ranks;
- *                                     rounds numbered after DAH5_BENCH_FIRST_ROUND (0)
+ *                                     off) vs raw HDF5; "ranks" labels rows with the ranks
  *   bench metacost DIR COUNT dah5|raw one method's metadata loop, untimed (for callgrind)
  *   bench darray DIR MIB ROUNDS       dah5_darray_write vs MPI-IO into new files, rows
  *                                     labelled with the number of ranks
@@ -710,19 +709,6 @@ static void open_close_raw(void *arg)
 /* COUNT datasets of 4 float64 with one attribute each, in ROUNDS rounds (+ a warm-up) of
  * the three methods in shuffled order, then open + close of the files made. With LABEL
  * ("ranks"), the rows say the number of ranks: metadata_COUNT_pRANKS. */
-/* The number of a process's first timed round: DAH5_BENCH_FIRST_ROUND as rank 0 sees it, on
- * every rank (the rounds' shuffled orders follow their numbers). run.sh runs the metadata
- * loops in several processes, numbered apart, and the report pools their rounds. */
-static int first_round(void)
-{
-    int first = 0;
-    const char *env = getenv("DAH5_BENCH_FIRST_ROUND");
-    if (rank_g == 0 && env)
-        first = atoi(env);
-    check_mpi(MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
-    return first;
-}
-
 static int metadata(int argc, char **argv)
 {
     if (argc < 4)
@@ -740,9 +726,8 @@ static int metadata(int argc, char **argv)
     } methods[] = {{"dah5", meta_dah5}, {"dah5_nochecks", meta_dah5_nochecks}, {"raw_hdf5", meta_raw}},
       open_closes[] = {{"dah5", open_close_dah5}, {"raw_hdf5", open_close_raw}};
     enum { N = sizeof methods / sizeof methods[0] };
-    int first = first_round();
-    for (int r = 0; r <= nrounds; r++) {
-        int order[N], round = r == 0 ? 0 : first + r; /* round 0: the warm-up */
+    for (int round = 0; round <= nrounds; round++) {
+        int order[N];
         shuffled(order, N, round);
         for (int k = 0; k < N; k++) {
             struct timing t = time_op(methods[order[k]].op, NULL);

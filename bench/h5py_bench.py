@@ -2,7 +2,7 @@
 of the same rounds. Run with Debian's /usr/bin/python3 under mpiexec.
 
     h5py_bench.py bandwidth DIR MIB ROUNDS
-    h5py_bench.py metadata DIR COUNT [ROUNDS]   (rounds numbered after DAH5_BENCH_FIRST_ROUND)
+    h5py_bench.py metadata DIR COUNT [ROUNDS]
 
 CSV on stdout as bench.c writes it: protocol,method,round,seconds,bytes,waited. As there,
 methods run in an order shuffled each round, `waited` is the largest fraction of the time
@@ -156,13 +156,10 @@ def metadata(directory, count, rounds):
                 d = f.create_dataset(f"d{i:06d}", (4,), "f8")
                 d.attrs["a"] = 1.5
 
-    # Numbered as bench.c numbers its metadata rounds (after DAH5_BENCH_FIRST_ROUND).
-    first = COMM.bcast(int(os.environ.get("DAH5_BENCH_FIRST_ROUND", "0")) if RANK == 0 else None)
     for rnd in range(rounds + 1):  # round 0: warm-up
         t, waited = timed(create)
         if RANK == 0:
-            number = first + rnd if rnd else 0
-            print(f"metadata_{count},h5py,{number},{t:.6f},{count},{waited:.4f}", flush=True)
+            print(f"metadata_{count},h5py,{rnd},{t:.6f},{count},{waited:.4f}", flush=True)
 
 
 if __name__ == "__main__":

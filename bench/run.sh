@@ -6,8 +6,7 @@
 # Settings (environment): DAH5_BENCH_RANKS (2), DAH5_BENCH_MIB per rank (256),
 # DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_METADATA_ROUNDS (63: a metadata round is
 # short, and one round's ratio varies by ±20% here: with 21 rounds the no-checks median of
-# one binary ranged over 0.94-1.03 from run to run, with 63 over 0.92-0.96) and
-# DAH5_BENCH_METADATA_LAUNCHES (3: the processes they are split over; see below), DAH5_BENCH_DIR for the data files
+# one binary ranged over 0.94-1.03 from run to run, with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
 # (build/bench-data; put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
 # DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
 # DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
@@ -24,7 +23,6 @@ ranks=${DAH5_BENCH_RANKS:-2}
 mib=${DAH5_BENCH_MIB:-256}
 rounds=${DAH5_BENCH_ROUNDS:-7}
 metadata_rounds=${DAH5_BENCH_METADATA_ROUNDS:-63}
-metadata_launches=${DAH5_BENCH_METADATA_LAUNCHES:-3}
 data=${DAH5_BENCH_DIR:-$BUILD/bench-data}
 out=${DAH5_BENCH_OUT:-$BUILD/bench}
 scaling=${DAH5_BENCH_SCALING:-1 4 16 64 256 1024}
@@ -62,18 +60,10 @@ run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
 # shellcheck disable=SC2086  # word splitting of the size lists is wanted
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
-# The metadata loops run in several processes, whose rounds the report pools: how fast one
-# process runs them depends on where its pages landed, and with 63 rounds in each of eight
-# processes of one binary the no-checks ratio ranged over 0.935-0.969 (mean 0.950).
-per_launch=$(((metadata_rounds + metadata_launches - 1) / metadata_launches))
 for count in $metadata; do
-    for ((launch = 0; launch < metadata_launches; launch++)); do
-        export DAH5_BENCH_FIRST_ROUND=$((launch * 1000))
-        run "$bench" metadata "$data" "$count" "$per_launch" >> "$results"
-        run "$py" bench/h5py_bench.py metadata "$data" "$count" "$per_launch" >> "$results"
-    done
+    run "$bench" metadata "$data" "$count" "$metadata_rounds" >> "$results"
+    run "$py" bench/h5py_bench.py metadata "$data" "$count" "$metadata_rounds" >> "$results"
 done
-unset DAH5_BENCH_FIRST_ROUND
 for n in $rank_series; do
     on "$n" "$bench" metadata "$data" "$series_count" "$rounds" ranks >> "$results"
     on "$n" "$bench" darray "$data" "$series_mib" "$rounds" >> "$results"
@@ -81,5 +71,5 @@ done
 run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
 rm -rf "$data"/*.h5 "$data"/*.bin "$data"/*.h5.d
 
-DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($((per_launch * metadata_launches)) of metadata, in $metadata_launches processes)" \
+DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($metadata_rounds of metadata)" \
     "$py" bench/report.py "$out" "$results" "$out/memory.txt"
