@@ -4,9 +4,11 @@
 # $OUT/bench.md and $OUT/bench.png.
 #
 # Settings (environment): DAH5_BENCH_RANKS (2), DAH5_BENCH_MIB per rank (256),
-# DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_METADATA_ROUNDS (63: a metadata round is
-# short, and one round's ratio varies by ±20% here: with 21 rounds the no-checks median of
-# one binary ranged over 0.94-1.03 from run to run, with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
+# DAH5_BENCH_ROUNDS (7, plus a warm-up), DAH5_BENCH_METADATA_ROUNDS (63, for 10,000 datasets
+# and up, ten times as many for 1000; h5py's loops 63: one round's ratio varies by 0.10-0.30
+# (standard deviation) here, so the median of 63 rounds is only good to about ±0.02-0.04;
+# with 21 rounds the no-checks median of one binary ranged over 0.94-1.03 from run to run,
+# with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
 # (build/bench-data; put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
 # DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
 # DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
@@ -61,7 +63,11 @@ run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
 for count in $metadata; do
-    run "$bench" metadata "$data" "$count" "$metadata_rounds" >> "$results"
+    # A ratio's precision is its rounds': as many rounds for fewer datasets as fill the time
+    # of 10,000 datasets' rounds, at most ten times as many (0.03 s a round of 1000 here).
+    scale=$((10000 / count))
+    scale=$((scale < 1 ? 1 : scale > 10 ? 10 : scale))
+    run "$bench" metadata "$data" "$count" "$((metadata_rounds * scale))" >> "$results"
     run "$py" bench/h5py_bench.py metadata "$data" "$count" "$metadata_rounds" >> "$results"
 done
 for n in $rank_series; do
@@ -71,5 +77,5 @@ done
 run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
 rm -rf "$data"/*.h5 "$data"/*.bin "$data"/*.h5.d
 
-DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($metadata_rounds of metadata)" \
+DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($metadata_rounds of metadata, more for fewer datasets)" \
     "$py" bench/report.py "$out" "$results" "$out/memory.txt"
