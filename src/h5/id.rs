@@ -15,6 +15,15 @@ pub struct Closer {
     pub name: &'static str,
 }
 
+impl Closer {
+    /// Close `raw`, an open id of the kind this closes, named after the closer in an error.
+    fn close(&self, raw: hid_t) -> Result<()> {
+        // SAFETY: `raw` is an open id of the kind `self.close` closes (the callers give up
+        // their id: it is not used again).
+        call(self.name, || unsafe { (self.close)(raw) }).map(|_| ())
+    }
+}
+
 /// An HDF5 id and how it is closed; or nothing, for an id owned elsewhere (HDF5's
 /// predefined `H5T_NATIVE_DOUBLE`, `H5P_DEFAULT`; an object another `Id` holds open), which
 /// is never closed through this one.
@@ -54,20 +63,15 @@ impl Id {
     /// Close now and report failure (file and dataset closes can fail and must be heard).
     pub fn close(mut self) -> Result<()> {
         let raw = std::mem::replace(&mut self.raw, -1);
-        match self.closer {
-            // SAFETY: `raw` is an open id of the kind `closer` closes; it is not used again.
-            Some(closer) => call(closer.name, || unsafe { (closer.close)(raw) }).map(|_| ()),
-            None => Ok(()),
-        }
+        self.closer.map_or(Ok(()), |closer| closer.close(raw))
     }
 }
 
 impl Drop for Id {
     fn drop(&mut self) {
         if let (true, Some(closer)) = (self.raw >= 0, self.closer) {
-            let raw = self.raw;
-            // SAFETY: as in `close`; a failure here has nowhere to go, so it is dropped.
-            let _ = call(closer.name, || unsafe { (closer.close)(raw) });
+            // A failure here has nowhere to go, so it is dropped.
+            let _ = closer.close(self.raw);
         }
     }
 }
