@@ -1,7 +1,8 @@
 //! The source keeps its shape (see `src/lib.rs` and CONTRIBUTING.md): the layers import
 //! only downwards, `core` has no unsafe code, every unsafe block that clippy cannot see
-//! (inside `h5call!`, a macro) has its `// SAFETY:` comment, and HDF5's globals are read
-//! only through `h5::predefined`.
+//! (inside `h5call!`, a macro) has its `// SAFETY:` comment, nothing inside an `h5call!`
+//! can take the HDF5 lock again, and HDF5's globals are read only through
+//! `h5::predefined`.
 
 use std::path::{Path, PathBuf};
 
@@ -110,5 +111,84 @@ fn every_hdf5_call_has_its_safety_comment() {
         missing.is_empty(),
         "no SAFETY comment:\n{}",
         missing.join("\n")
+    );
+}
+
+/// The body of every `h5call!(` in the code of `text` (not its comments): the text up to
+/// its closing parenthesis.
+fn h5call_bodies(text: &str) -> Vec<&str> {
+    let mut bodies = Vec::new();
+    for (start, _) in text.match_indices("h5call!(") {
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        if text[line_start..start].contains("//") {
+            continue;
+        }
+        let body = &text[start + "h5call!(".len()..];
+        let mut depth = 1;
+        let end = body
+            .char_indices()
+            .find(|&(_, c)| {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .map_or(body.len(), |(i, _)| i);
+        bodies.push(&body[..end]);
+    }
+    bodies
+}
+
+/// The names called in `code` (`a::b(` and `.b(` both give `b`).
+fn called_names(code: &str) -> Vec<&str> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut names = Vec::new();
+    for (i, _) in code.match_indices('(') {
+        let before = code[..i].trim_end();
+        let start = before.rfind(|c| !is_name(c)).map_or(0, |j| j + 1);
+        if start < before.len() {
+            names.push(&before[start..]);
+        }
+    }
+    names
+}
+
+/// `h5::call`'s lock is not reentrant (a reentrant lock looks its thread's id up at every
+/// HDF5 call): an `h5call!` body is one HDF5 function on plain values, so nothing in it
+/// can take the lock again and hang.
+#[test]
+fn nothing_inside_an_hdf5_call_takes_the_lock() {
+    const PLAIN: [&str; 11] = [
+        "unsafe",
+        "Some",
+        "raw",
+        "as_ptr",
+        "as_mut_ptr",
+        "cast",
+        "len",
+        "size",
+        "is_null",
+        "null",
+        "null_mut",
+    ];
+    let mut found = Vec::new();
+    let mut bodies = 0;
+    for (path, text) in sources("src") {
+        for body in h5call_bodies(&text) {
+            bodies += 1;
+            for name in called_names(body) {
+                if !name.starts_with("H5") && !PLAIN.contains(&name) {
+                    found.push(format!("{}: {name}( in h5call!({body})", path.display()));
+                }
+            }
+        }
+    }
+    assert!(bodies > 50, "found only {bodies} h5call! bodies");
+    assert!(
+        found.is_empty(),
+        "calls inside h5call! that may take the lock:\n{}",
+        found.join("\n")
     );
 }

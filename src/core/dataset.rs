@@ -438,7 +438,11 @@ impl Dataset {
 
 impl Drop for Dataset {
     fn drop(&mut self) {
-        self.file.unlist(self.id.raw());
+        // A dataset whose id was taken out ([`Dataset::take_id`], as every close does) is
+        // off the list already.
+        if self.id.raw() >= 0 {
+            self.file.unlist(self.id.raw());
+        }
     }
 }
 

@@ -106,7 +106,7 @@ pub fn storage(dataset: &Id) -> Result<Storage> {
     let d = dataset.raw();
     // SAFETY: `d` is an open dataset. HADDR_UNDEF (all ones) means not allocated; it is
     // also what a chunked or compact dataset returns, refused before the offset is used.
-    let offset = unsafe { H5Dget_offset(d) };
+    let offset = h5call!(unsafe { H5Dget_offset(d) }, fails if |_| false)?;
     Ok(Storage {
         contiguous: layout == H5D_CONTIGUOUS,
         filtered: crate::h5::plist::has_filters(&dcpl)?,

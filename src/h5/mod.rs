@@ -1,6 +1,5 @@
 //! The HDF5 boundary. Every HDF5 call in the library goes through [`h5call!`] (and so
-//! [`call`]), which holds the sys crate's global reentrant lock (this HDF5 is not
-//! thread-safe), makes sure the library is initialized with automatic error printing off,
+//! [`call`]), which holds dah5's global HDF5 lock (this HDF5 is not thread-safe), makes sure the library is initialized with automatic error printing off,
 //! and turns a failure into an [`Error`] carrying the HDF5 error stack, captured before the
 //! lock is released and classified by its major and minor error codes.
 
@@ -50,7 +49,7 @@ pub mod space;
 pub mod types;
 
 use std::ffi::CString;
-use std::sync::Once;
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
 use hdf5_sys::h5::{H5get_libversion, H5open};
 use hdf5_sys::h5e::{H5E_DEFAULT, H5Eset_auto2};
@@ -83,10 +82,23 @@ impl H5Return for isize {
     }
 }
 
+/// The lock every HDF5 call is made under. Not reentrant, so it is never taken while held:
+/// an `h5call!` body is one FFI call whose arguments take no lock (`tests/layers.rs`
+/// checks), and HDF5's callbacks into dah5 (iteration, error walk, conversion exceptions)
+/// make no `h5call!`. (hdf5-sys's reentrant `LOCK` finds its thread's id at every call: in
+/// a shared library that is a `__tls_get_addr` call, 40 instructions a call and five calls
+/// a dataset in the metadata loop.)
+static HDF5: Mutex<()> = Mutex::new(());
+
+fn lock() -> MutexGuard<'static, ()> {
+    // Poisoning guards nothing here: the lock protects HDF5, not a Rust value.
+    HDF5.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Run one HDF5 call under the global lock; `what` names it in the error message (use
 /// [`h5call!`], which names it).
 pub fn call<T: H5Return>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
-    let _guard = hdf5_sys::LOCK.lock();
+    let _guard = lock();
     init();
     let value = f();
     if value.failed() {
@@ -98,7 +110,7 @@ pub fn call<T: H5Return>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
 
 /// Like [`call`], for calls whose failure is not signalled by a negative value.
 pub fn call_checked<T>(what: &str, f: impl FnOnce() -> (T, bool)) -> Result<T> {
-    let _guard = hdf5_sys::LOCK.lock();
+    let _guard = lock();
     init();
     let (value, failed) = f();
     if failed {
@@ -126,7 +138,7 @@ fn init() {
 /// registers its own `MPI_Finalize` hook when it starts, and hooks run in reverse order, so
 /// a hook that must run before HDF5 shuts down is registered after this.
 pub fn open_library() {
-    let _guard = hdf5_sys::LOCK.lock();
+    let _guard = lock();
     init();
 }
 

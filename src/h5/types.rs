@@ -150,8 +150,9 @@ fn is_complex(type_id: hid_t, size: usize) -> Result<bool> {
     }
     for (index, expected, offset) in [(0u32, "r", 0usize), (1, "i", size / 2)] {
         let name = member_name(type_id, index)?;
-        // SAFETY: `index` < the member count, checked above.
-        let at = unsafe { H5Tget_member_offset(type_id, index) };
+        // SAFETY: `index` < the member count, checked above. (0 is also its failure value,
+        // which the offset check below refuses for the "i" member.)
+        let at = h5call!(unsafe { H5Tget_member_offset(type_id, index) }, fails if |_| false)?;
         // SAFETY: as above; the returned type is owned by us.
         let member = h5call!(unsafe { H5Tget_member_type(type_id, index) }, closed by H5Tclose)?;
         let member_ok =
