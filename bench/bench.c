@@ -87,25 +87,23 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* This thread's time so far waiting for a CPU while runnable (seconds). */
-static double run_queue_wait(void)
+/* A moment of this thread: the wall clock, and its time so far waiting for a CPU while
+ * runnable (/proc/thread-self/schedstat; 0 where the kernel keeps none). */
+struct moment {
+    double wall, waiting;
+};
+
+static struct moment moment_now(void)
 {
+    struct moment m = {now(), 0};
     unsigned long long on_cpu = 0, waiting = 0;
     FILE *f = fopen("/proc/thread-self/schedstat", "r");
     if (!f)
-        return 0;
-    if (fscanf(f, "%llu %llu", &on_cpu, &waiting) != 2)
-        waiting = 0;
+        return m;
+    if (fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2)
+        m.waiting = (double)waiting * 1e-9;
     fclose(f);
-    return (double)waiting * 1e-9;
-}
-
-/* The largest fraction of `seconds` any rank waited for a CPU since its wait was `w0`. */
-static double waited_since(double w0, double seconds)
-{
-    double mine = seconds > 0 ? (run_queue_wait() - w0) / seconds : 0, most = 0;
-    MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return most;
+    return m;
 }
 
 /* One timed operation: its wall time, and the largest fraction of it any rank waited for
@@ -114,16 +112,33 @@ struct timing {
     double seconds, waited;
 };
 
+/* The operation between `a` and `b` (collective: the fraction is the ranks' largest). */
+static struct timing between(struct moment a, struct moment b)
+{
+    double seconds = b.wall - a.wall, mine = 0, most = 0;
+    if (seconds > 0)
+        mine = (b.waiting - a.waiting) / seconds;
+    MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return (struct timing){seconds, most};
+}
+
 /* Time `op(arg)` between barriers, after sync(2). */
 static struct timing time_op(void (*op)(void *), void *arg)
 {
     sync();
     MPI_Barrier(MPI_COMM_WORLD);
-    double w0 = run_queue_wait(), t0 = now();
+    struct moment start = moment_now();
     op(arg);
     MPI_Barrier(MPI_COMM_WORLD);
-    double seconds = now() - t0;
-    return (struct timing){seconds, waited_since(w0, seconds)};
+    return between(start, moment_now());
+}
+
+/* One CSV row (rank 0 prints), `size` as the CSV above says. */
+static void row(const char *protocol, const char *method, int round, struct timing t,
+                unsigned long long size)
+{
+    if (rank_g == 0)
+        printf("%s,%s,%d,%.6f,%llu,%.4f\n", protocol, method, round, t.seconds, size, t.waited);
 }
 
 /* Round `round`'s order of `n` methods: a shuffle seeded by the round, the same on every
@@ -491,9 +506,7 @@ static void rounds(struct run *r, const char *const *protocols, const char *cons
                     continue;
                 r->method = m;
                 struct timing t = time_op(run_method, r);
-                if (rank_g == 0)
-                    printf("%s,%s,%d,%.6f,%llu,%.4f\n", label ? label : *p, m->name, round, t.seconds,
-                           (unsigned long long)(r->n * 8 * (uint64_t)size_g), t.waited);
+                row(label ? label : *p, m->name, round, t, r->n * 8 * (uint64_t)size_g);
             }
         }
         fflush(stdout);
@@ -581,14 +594,14 @@ static int readback(int argc, char **argv)
         const char *name;
         void (*op)(void *);
     } methods[] = {{"dah5_subfiled", readback_dah5}, {"posix_per_rank", readback_pread}};
+    char protocol[32];
+    snprintf(protocol, sizeof protocol, "readback_p%d", size_g);
     for (int round = 0; round <= atoi(argv[3]); round++) {
         int order[2];
         shuffled(order, 2, round);
         for (int k = 0; k < 2; k++) {
             struct timing t = time_op(methods[order[k]].op, &b);
-            if (rank_g == 0)
-                printf("readback_p%d,%s,%d,%.6f,%llu,%.4f\n", size_g, methods[order[k]].name, round, t.seconds,
-                       (unsigned long long)(dims[0] * 8), t.waited);
+            row(protocol, methods[order[k]].name, round, t, dims[0] * 8);
         }
     }
     /* Both read the same bytes: the last round's must equal what bandwidth wrote. */
@@ -720,6 +733,8 @@ static int metadata(int argc, char **argv)
         snprintf(protocol, sizeof protocol, "%s_metadata_%d_p%d", argv[5], meta_count_g, size_g);
     else
         snprintf(protocol, sizeof protocol, "metadata_%d", meta_count_g);
+    char open_close[32];
+    snprintf(open_close, sizeof open_close, "open_close_%d", meta_count_g);
     static const struct {
         const char *name;
         void (*op)(void *);
@@ -731,9 +746,7 @@ static int metadata(int argc, char **argv)
         shuffled(order, N, round);
         for (int k = 0; k < N; k++) {
             struct timing t = time_op(methods[order[k]].op, NULL);
-            if (rank_g == 0)
-                printf("%s,%s,%d,%.6f,%d,%.4f\n", protocol, methods[order[k]].name, round, t.seconds,
-                       meta_count_g, t.waited);
+            row(protocol, methods[order[k]].name, round, t, (unsigned long long)meta_count_g);
         }
         if (argc > 5)
             continue;
@@ -744,9 +757,7 @@ static int metadata(int argc, char **argv)
         shuffled(order, 2, round);
         for (int k = 0; k < 2; k++) {
             struct timing t = time_op(open_closes[order[k]].op, NULL);
-            if (rank_g == 0)
-                printf("open_close_%d,%s,%d,%.6f,1,%.4f\n", meta_count_g, open_closes[order[k]].name,
-                       round, t.seconds, t.waited);
+            row(open_close, open_closes[order[k]].name, round, t, 1);
         }
         fflush(stdout);
     }
@@ -783,21 +794,16 @@ static int create(int argc, char **argv)
         check(dah5_file_create_comm(MPI_COMM_WORLD, path("create.h5"), DAH5_TRUNC, &f), "create");
         sync();
         MPI_Barrier(MPI_COMM_WORLD);
-        double w0 = run_queue_wait(), t0 = now();
+        struct moment start = moment_now();
         check(dah5_dataset_create(f, "x", DAH5_FLOAT64, 1, dims, NULL, &d), "dataset");
         MPI_Barrier(MPI_COMM_WORLD);
-        double w1 = run_queue_wait(), t1 = now();
+        struct moment created = moment_now();
         check(dah5_write_block(d, off, cnt, DAH5_FLOAT64, r.buf, 0), "write");
         MPI_Barrier(MPI_COMM_WORLD);
-        double t2 = now();
-        double waited_create = waited_since(w0, t1 - t0) , waited_write = waited_since(w1, t2 - t1);
+        struct moment written = moment_now();
         check(dah5_file_close(&f), "close");
-        if (rank_g == 0) {
-            printf("create,dah5_dataset_create,%d,%.6f,%llu,%.4f\n", round, t1 - t0, (unsigned long long)(total * 8),
-                   waited_create);
-            printf("create,dah5_write,%d,%.6f,%llu,%.4f\n", round, t2 - t1, (unsigned long long)(total * 8),
-                   waited_write);
-        }
+        row("create", "dah5_dataset_create", round, between(start, created), total * 8);
+        row("create", "dah5_write", round, between(created, written), total * 8);
     }
     free(r.buf);
     free(r.other);
