@@ -7,9 +7,10 @@
 # DAH5_BENCH_ROUNDS (11, plus a warm-up: a stall on the disk, which the CPU wait does not
 # show, hits either side of a round at random, and a median of few rounds follows it),
 # DAH5_BENCH_METADATA_ROUNDS (63, for 10,000 datasets and up, ten times as many for 1000;
-# h5py's loops 63: one round's ratio varies by 0.10-0.30 (standard deviation) here, so the median of 63 rounds is only good to about ±0.02-0.04;
-# with 21 rounds the no-checks median of one binary ranged over 0.94-1.03 from run to run,
-# with 63 over 0.92-0.96), DAH5_BENCH_DIR for the data files
+# h5py's loops 63: one round's ratio varies by 0.10-0.30 (standard deviation) here, so the
+# median of 63 rounds is only good to about ±0.02-0.04; with 21 rounds the no-checks
+# median of one binary ranged over 0.94-1.03 from run to run, with 63 over 0.92-0.96),
+# DAH5_BENCH_DIR for the data files
 # (build/bench-data; put it on the file system you care about), DAH5_BENCH_OUT (build/bench),
 # DAH5_BENCH_SCALING (MiB per rank for the scaling plot: "1 4 16 64 256 1024"),
 # DAH5_BENCH_METADATA ("1000 10000"), DAH5_BENCH_MEMORY_MIB (1024), DAH5_BENCH_RANK_SERIES
