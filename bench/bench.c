@@ -1,7 +1,9 @@
 /*
  * bench.c: dah5 against raw MPI-IO, POSIX and the naive ways, under mpiexec.
  *
- *   bench bandwidth DIR MIB ROUNDS    write (3 protocols) and read bandwidth, CSV on stdout
+ *   bench bandwidth DIR MIB ROUNDS SHORT_ROUNDS
+ *                                     write (3 protocols) and read bandwidth, CSV on stdout;
+ *                                     SHORT_ROUNDS rounds of overwrite and read
  *   bench scaling DIR ROUNDS MIB...   dah5 vs MPI-IO overwrite at several block sizes
  *   bench metadata DIR COUNT [ROUNDS [ranks]]
  *                                     datasets with one attribute each: dah5 (checks on and
@@ -487,14 +489,15 @@ static struct run new_run(uint64_t mib)
     return r;
 }
 
-/* Rounds over the given protocols and methods (names NULL-terminated; NULL = all). */
-static void rounds(struct run *r, const char *const *protocols, const char *const *only, int nrounds,
-                   const char *label)
+/* Rounds over the given protocols and methods (names NULL-terminated; NULL = all),
+ * nrounds[i] of protocols[i]. */
+static void rounds(struct run *r, const char *const *protocols, const char *const *only,
+                   const int *nrounds, const char *label)
 {
     prepare(r);
     for (const char *const *p = protocols; *p; p++) {
         r->protocol = *p;
-        for (int round = 0; round <= nrounds; round++) { /* round 0: warm-up */
+        for (int round = 0; round <= nrounds[p - protocols]; round++) { /* round 0: warm-up */
             int order[NMETHODS];
             shuffled(order, NMETHODS, round);
             for (int k = 0; k < NMETHODS; k++) {
@@ -516,11 +519,12 @@ static void rounds(struct run *r, const char *const *protocols, const char *cons
 
 static int bandwidth(int argc, char **argv)
 {
-    if (argc < 5)
+    if (argc < 6)
         return 1;
     struct run r = new_run(strtoull(argv[3], NULL, 10));
     static const char *const protocols[] = {"overwrite", "new", "fsync", "read", NULL};
-    rounds(&r, protocols, NULL, atoi(argv[4]), NULL);
+    int n = atoi(argv[4]), short_n = atoi(argv[5]);
+    rounds(&r, protocols, NULL, (int[]){short_n, n, n, short_n}, NULL);
     return 0;
 }
 
@@ -535,7 +539,7 @@ static int darray_ranks(int argc, char **argv)
     struct run r = new_run(strtoull(argv[3], NULL, 10));
     char label[64];
     snprintf(label, sizeof label, "ranks_darray_p%d", size_g);
-    rounds(&r, protocols, only, atoi(argv[4]), label);
+    rounds(&r, protocols, only, (int[]){atoi(argv[4])}, label);
     return 0;
 }
 
@@ -625,7 +629,7 @@ static int scaling(int argc, char **argv)
         struct run r = new_run(strtoull(argv[a], NULL, 10));
         char label[64];
         snprintf(label, sizeof label, "scaling_%sMiB", argv[a]);
-        rounds(&r, protocols, only, atoi(argv[3]), label);
+        rounds(&r, protocols, only, (int[]){atoi(argv[3])}, label);
         free(r.buf);
         free(r.other);
     }

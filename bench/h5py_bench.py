@@ -1,7 +1,7 @@
 """h5py (mpio driver) on the pattern of bench/bench.c, with mpi4py's MPI-IO as the baseline
 of the same rounds. Run with Debian's /usr/bin/python3 under mpiexec.
 
-    h5py_bench.py bandwidth DIR MIB ROUNDS
+    h5py_bench.py bandwidth DIR MIB ROUNDS SHORT_ROUNDS   (SHORT_ROUNDS: of overwrite and read)
     h5py_bench.py metadata DIR COUNT [ROUNDS]
 
 CSV on stdout as bench.c writes it: protocol,method,round,seconds,bytes,waited. As there,
@@ -133,13 +133,14 @@ class Run:
         self.mf.Close()
 
 
-def bandwidth(directory, mib, rounds):
+def bandwidth(directory, mib, rounds, short_rounds):
     run = Run(directory, mib)
     methods = [("h5py_ind", run.h5py_ind), ("h5py_coll", run.h5py_coll),
                ("mpi4py_ind", run.mpi4py_ind)]
     for protocol in ("overwrite", "new", "fsync", "read"):
         run.protocol = protocol
-        for rnd in range(rounds + 1):  # round 0: warm-up
+        n = short_rounds if protocol in ("overwrite", "read") else rounds
+        for rnd in range(n + 1):  # round 0: warm-up
             for name, op in shuffled(methods, rnd):
                 t, waited = timed(op)
                 if RANK == 0:
@@ -165,7 +166,7 @@ def metadata(directory, count, rounds):
 if __name__ == "__main__":
     mode, directory = sys.argv[1], sys.argv[2]
     if mode == "bandwidth":
-        bandwidth(directory, int(sys.argv[3]), int(sys.argv[4]))
+        bandwidth(directory, int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
     elif mode == "metadata":
         metadata(directory, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 5)
     else:

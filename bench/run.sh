@@ -4,8 +4,12 @@
 # $OUT/bench.md and $OUT/bench.png.
 #
 # Settings (environment): DAH5_BENCH_RANKS (2), DAH5_BENCH_MIB per rank (256),
-# DAH5_BENCH_ROUNDS (11, plus a warm-up: a stall on the disk, which the CPU wait does not
-# show, hits either side of a round at random, and a median of few rounds follows it),
+# DAH5_BENCH_ROUNDS (11, plus a warm-up: a stall, which the CPU wait does not show, hits
+# either side of a round at random, and a median of few rounds follows it; the targets show
+# each median's 95% confidence interval), DAH5_BENCH_SHORT_ROUNDS (55: overwrite and read,
+# copies to and from the page cache of tens of milliseconds, whose per-round ratio varies by
+# ±6-13% here (standard deviation), against ±30-80% for new files and fsync; cheap rounds
+# buy a median good to about ±0.02),
 # DAH5_BENCH_METADATA_ROUNDS (63, for 10,000 datasets and up, ten times as many for 1000;
 # h5py's loops 63: one round's ratio varies by 0.10-0.30 (standard deviation) here, so the
 # median of 63 rounds is only good to about ±0.02-0.04; with 21 rounds the no-checks
@@ -26,6 +30,7 @@ dah5_test_deps
 ranks=${DAH5_BENCH_RANKS:-2}
 mib=${DAH5_BENCH_MIB:-256}
 rounds=${DAH5_BENCH_ROUNDS:-11}
+short_rounds=${DAH5_BENCH_SHORT_ROUNDS:-55}
 metadata_rounds=${DAH5_BENCH_METADATA_ROUNDS:-63}
 data=${DAH5_BENCH_DIR:-$BUILD/bench-data}
 out=${DAH5_BENCH_OUT:-$BUILD/bench}
@@ -56,11 +61,11 @@ on() {
 }
 py=$DAH5_MPI_PYTHON
 
-echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds (+1 warm-up), data in $data" >&2
-run "$bench" bandwidth "$data" "$mib" "$rounds" >> "$results"
+echo "dah5 bench: $ranks ranks, $mib MiB a rank, $rounds rounds ($short_rounds of overwrite and read; +1 warm-up), data in $data" >&2
+run "$bench" bandwidth "$data" "$mib" "$rounds" "$short_rounds" >> "$results"
 # What bandwidth left (its last subfiled darray and file-per-process files), read back.
 on "$readers" "$bench" readback "$data" "$rounds" >> "$results"
-run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" >> "$results"
+run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" "$short_rounds" >> "$results"
 # shellcheck disable=SC2086  # word splitting of the size lists is wanted
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
@@ -79,5 +84,5 @@ done
 run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
 rm -rf "$data"/*.h5 "$data"/*.bin "$data"/*.h5.d
 
-DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($metadata_rounds of metadata, more for fewer datasets)" \
+DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($short_rounds of overwrite and read, $metadata_rounds of metadata, more for fewer datasets)" \
     "$py" bench/report.py "$out" "$results" "$out/memory.txt"
