@@ -75,10 +75,24 @@ impl ErrorKind {
     }
 }
 
+/// An error: a pointer to its kind and message. Boxed so that a `Result` is small: an
+/// `Err` moves one word up through every `?`, and `Result<()>` or `Result<hid_t>` comes back
+/// in registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<ErrorData>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorData {
     pub kind: ErrorKind,
     pub message: String,
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorData;
+
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
 }
 
 // The constructors are `#[cold]`: the compiler then lays out every branch that makes an
@@ -87,10 +101,10 @@ pub struct Error {
 impl Error {
     #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error {
+        Error(Box::new(ErrorData {
             kind,
             message: message.into(),
-        }
+        }))
     }
 
     #[cold]
@@ -122,10 +136,7 @@ impl Error {
     /// Prefix the message with what was being done, keeping the kind.
     #[cold]
     pub fn context(self, what: impl fmt::Display) -> Error {
-        Error {
-            kind: self.kind,
-            message: format!("{what}: {}", self.message),
-        }
+        Error::new(self.kind, format!("{what}: {}", self.message))
     }
 }
 

@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn bad_requests_are_refused() {
-        let bad = |r: LayoutRequest| decide(&[4, 4], 8, &r, None).unwrap_err().message;
+        let bad = |r: LayoutRequest| decide(&[4, 4], 8, &r, None).unwrap_err().message.clone();
         assert!(
             bad(LayoutRequest {
                 deflate_level: 10,
