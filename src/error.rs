@@ -81,6 +81,7 @@ impl ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error(Box<ErrorData>);
 
+/// What an [`Error`] points to (read through it: `error.kind`, `error.message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ErrorData {
     pub kind: ErrorKind,
