@@ -46,6 +46,7 @@ readers=${DAH5_BENCH_READERS:-3}
 profile=${DAH5_BENCH_PROFILE:-release}
 bench=$BUILD/bench-$profile/bench
 make --no-print-directory -s "$bench" CARGO="cargo -q" PROFILE="$profile"
+dah5_check_linked_hdf5 "$CARGO_TARGET_DIR/$profile/libdah5.so"
 mkdir -p "$data" "$out"
 results=$out/results.csv
 : > "$results"

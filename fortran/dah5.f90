@@ -94,6 +94,7 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_ERR_ABI_MISMATCH = -18
   integer(c_int32_t), parameter, public :: DAH5_ERR_PANIC = -19
   integer(c_int32_t), parameter, public :: DAH5_ERR_COLLECTIVE_TIMEOUT = -20
+  integer(c_int32_t), parameter, public :: DAH5_ERR_UNSUPPORTED = -21
 
   ! ---- Option structs (interoperable; unsigned C fields are signed here, same bits). ----
   ! chunk and max_dims are in Fortran order (the files are opened with DAH5_ORDER_F).

@@ -329,6 +329,13 @@
 #define DAH5_ERR_COLLECTIVE_TIMEOUT -20
 
 /**
+ * The call cannot work on this file system or stack, and nothing was done; the message
+ * names the cause and what works instead (e.g. an independent write where MPI-IO does not
+ * make writes visible at once, as on NFS: write collectively).
+ */
+#define DAH5_ERR_UNSUPPORTED -21
+
+/**
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
  */
 typedef struct dah5_dataset dah5_dataset;
@@ -537,7 +544,11 @@ int32_t dah5_attr_read_string(const struct dah5_file *file,
  * NULL `buf`). Blocks over 1 GiB are moved in several MPI-IO calls (HDF5 1.10 cannot move
  * 2 GiB or more in one), straight from `buf`: dah5 never copies it.
  *
- * A failed write is remembered: `dah5_file_close` reports it again.
+ * A failed write is remembered: `dah5_file_close` reports it again. Where MPI-IO does not
+ * make one rank's writes visible to the others at once (NFS: ROMIO says
+ * `romio_visibility_immediate=false`, or `HDF5_DO_MPI_FILE_SYNC=1`), an independent write
+ * is `DAH5_ERR_UNSUPPORTED` on the rank that tries, and nothing is written: pass
+ * `DAH5_COLLECTIVE` there (docs/stacks.md).
  *
  * @param dataset     an open dataset of a writable file.
  * @param offset      ndims start indices (0-based), in the file handle's order.
@@ -549,7 +560,7 @@ int32_t dah5_attr_read_string(const struct dah5_file *file,
  *                    column-major with `DAH5_ORDER_F`).
  * @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
  * @return `DAH5_OK`, `DAH5_ERR_OUT_OF_BOUNDS`, `DAH5_ERR_TYPE_MISMATCH`,
- *         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, ...
+ *         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_UNSUPPORTED`, ...
  *
  * # Safety
  * `offset` and `count` are NULL or have ndims entries; `buf` is NULL or holds the block.
@@ -603,7 +614,8 @@ int32_t dah5_read_block(struct dah5_dataset *dataset,
  * @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
  *                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
  *                     file of its own; the handle is then for reading only). Compressed
- *                     datasets always transfer collectively.
+ *                     datasets, and every dataset where MPI-IO does not make writes
+ *                     visible at once (NFS), always transfer collectively.
  * @param options      NULL, or dataset options (compression, chunks, max dims). When
  *                     compressed without chunk dims given, the chunk is the largest block:
  *                     one chunk per block for a regular decomposition.
@@ -958,7 +970,10 @@ int32_t dah5_direct_close(struct dah5_direct **direct);
  * @param comm      the communicator's Fortran handle: `MPI_Comm_c2f(comm)` from C (or use
  *                  `dah5_mpi.h`), the integer from Fortran, `MPI.API.MPI_Comm_c2f(comm)` from
  *                  Julia. dah5 duplicates it.
- * @param path      NUL-terminated UTF-8 path.
+ * @param path      NUL-terminated UTF-8 path; it may start with ROMIO's file-system type
+ *                  (`nfs:/scratch/x.h5`), which dah5 passes on to MPI-IO and takes off where
+ *                  it calls the operating system itself (Open MPI's default ompio does not
+ *                  take such prefixes: `OMPI_MCA_io=^ompio` chooses its ROMIO).
  * @param flags     `DAH5_TRUNC` to replace an existing file (default: `DAH5_ERR_ALREADY_EXISTS`
  *                  if it exists), `DAH5_ORDER_F` for column-major arrays on this handle.
  * @param file_out  receives the handle on success; untouched on failure.

@@ -3,13 +3,15 @@
 # blocks of uneven sizes, one rank empty; the decomposition is recorded in the file) and
 # read it back in column blocks; then 3 ranks read the same file; then h5dump and dah5 info
 # show what is in it.
-#   ./scripts/demo.sh [FILE.h5]              (DAH5_MPI=mpich for MPICH; see scripts/deps.sh)
+#   ./scripts/demo.sh [FILE.h5]    (DAH5_MPI=mpich for MPICH, DAH5_HDF5_DIR=/prefix for
+#                                  another HDF5; see scripts/deps.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 dah5_install_deps
 
 make --no-print-directory -s examples CARGO="cargo -q"
+dah5_check_linked_hdf5 "$CARGO_TARGET_DIR/release/libdah5.so"
 file=${1:-$BUILD/demo.h5}
 echo "== mpiexec -n 4: write rows, read back columns =="
 timeout 120 "$DAH5_MPIEXEC" -n 4 "$BUILD/examples/darray_roundtrip" "$file"

@@ -3,6 +3,10 @@
 # demo.sh, test.sh and bench/run.sh.
 #
 #   DAH5_MPI=openmpi (default) or mpich    which MPI, with Debian's parallel HDF5 built on it
+#   DAH5_HDF5_DIR=/prefix                  another parallel HDF5 built with that MPI (one
+#                                          built by scripts/hdf5-source.sh, or a cluster's
+#                                          `module load hdf5/2.x`): built against it into
+#                                          target and build directories of its own
 #
 # dah5_install_deps installs the stack's packages (apt-get as root, sudo otherwise);
 # dah5_test_deps adds what the tests use besides (the other MPI for the ABI-mismatch tests,
@@ -97,21 +101,57 @@ dah5_julia_parser() {
 # Build settings (read by the Makefile, cargo's MPI and HDF5 crates, and tests/common) and
 # launch settings for the chosen MPI.
 dah5_stack() {
-    local multiarch
+    local multiarch tree=""
     multiarch=$(gcc -print-multiarch)
     export MPICC=mpicc.$DAH5_MPI
     export HDF5_DIR=/usr/lib/$multiarch/hdf5/$DAH5_MPI
+    if [[ -n ${DAH5_HDF5_DIR:-} ]]; then
+        export HDF5_DIR=$DAH5_HDF5_DIR
+        # Its own directories (named by version and prefix): cargo does not rebuild the
+        # HDF5 bindings when HDF5_DIR changes. The rpath makes libdah5 load this HDF5, not
+        # the system's.
+        tree=/hdf5-$(dah5_hdf5_version)-$(printf %s "$HDF5_DIR" | cksum | cut -d' ' -f1)
+        export RUSTFLAGS="${RUSTFLAGS:-} -C link-arg=-Wl,-rpath,$HDF5_DIR/lib"
+    fi
+    # The version the tests expect dah5_version_string() to report (tests/bad_input.rs).
+    DAH5_HDF5_VERSION=$(dah5_hdf5_version)
+    export DAH5_HDF5_VERSION
     # The tests' tools (tests/common/mod.rs, mpi_tool).
     export DAH5_MPICC=mpicc.$DAH5_MPI DAH5_MPICXX=mpicxx.$DAH5_MPI DAH5_MPIF90=mpif90.$DAH5_MPI
     export DAH5_MPIEXEC=mpiexec.$DAH5_MPI
-    # Open MPI is the default build (target/, build/); MPICH's has directories of its own.
+    # Open MPI with Debian's HDF5 is the default build (target/, build/); MPICH's and another
+    # HDF5's have directories of their own.
     if [[ $DAH5_MPI == mpich ]]; then
-        export CARGO_TARGET_DIR=$PWD/target/mpich BUILD=build/mpich
+        export CARGO_TARGET_DIR=$PWD/target$tree/mpich BUILD=build$tree/mpich
     else
-        export CARGO_TARGET_DIR=$PWD/target BUILD=build
+        export CARGO_TARGET_DIR=$PWD/target$tree BUILD=build$tree
     fi
     export MPIFC=$DAH5_MPIF90
     dah5_mpi_env
+}
+
+# The version of the HDF5 in HDF5_DIR, from its header ("2.2.0").
+dah5_hdf5_version() {
+    local header=$HDF5_DIR/include/H5public.h
+    if [[ ! -e $header ]]; then
+        echo "dah5: HDF5_DIR=$HDF5_DIR has no include/H5public.h: not an HDF5 install" >&2
+        exit 1
+    fi
+    awk '/^#define H5_VERS_(MAJOR|MINOR|RELEASE)[ \t]/ { v = v (v == "" ? "" : ".") $3 }
+        END { print v }' "$header"
+}
+
+# Fail unless the shared library $1 loads the libhdf5 of HDF5_DIR (a stale rpath, or an
+# LD_LIBRARY_PATH pointing elsewhere, would test another HDF5 than the one asked for).
+dah5_check_linked_hdf5() {
+    local linked want
+    linked=$(ldd "$1" | awk '$1 ~ /^libhdf5/ && $1 !~ /_hl/ { print $3; exit }')
+    want=$(readlink -f "$HDF5_DIR/lib/libhdf5.so")
+    if [[ -z $linked || $(readlink -f "$linked") != "$want" ]]; then
+        echo "dah5: $1 loads HDF5 from '${linked:-nowhere}', not $want (HDF5_DIR=$HDF5_DIR)" >&2
+        exit 1
+    fi
+    echo "dah5: $(basename "$1") loads HDF5 $DAH5_HDF5_VERSION from $linked" >&2
 }
 
 # Open MPI refuses to run as root, and more ranks than cores, unless told (4.x reads the
@@ -128,14 +168,16 @@ dah5_mpi_env() {
 
 # mpi4py and parallel h5py for the stack (the Julia-like test drives dah5 from Python under
 # mpiexec; the benchmark compares with h5py): Debian's are built on Open MPI, so MPICH gets
-# its own, built from PyPI with mpicc.mpich and MPICH's HDF5 in a venv that still sees
-# Debian's numpy. Checkers that only read files use Debian's /usr/bin/python3.
+# its own, built from PyPI with mpicc.mpich and Debian's HDF5 for MPICH (whatever HDF5 dah5
+# is built against: h5py is a reader of its own) in a venv that still sees Debian's numpy.
+# Checkers that only read files use Debian's /usr/bin/python3.
 dah5_mpi4py() {
     if [[ $DAH5_MPI == openmpi ]]; then
         export DAH5_MPI_PYTHON=/usr/bin/python3
         return
     fi
-    local venv=$PWD/$BUILD/venv
+    local venv=$PWD/build/mpich/venv hdf5
+    hdf5=/usr/lib/$(gcc -print-multiarch)/hdf5/mpich
     if [[ ! -e $venv/built-for-mpich ]]; then
         echo "dah5: building mpi4py and h5py for MPICH in $venv (log: $venv.log)" >&2
         rm -rf "$venv"
@@ -150,7 +192,7 @@ dah5_mpi4py() {
         if ! {
             MPICC=mpicc.mpich "${pip[@]}" --ignore-installed --no-binary=mpi4py mpi4py==4.1.2 &&
                 "${pip[@]}" --upgrade "cython>=3,<4" pkgconfig "setuptools>=77" wheel &&
-                SETUPTOOLS_USE_DISTUTILS=$distutils CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$HDF5_DIR \
+                SETUPTOOLS_USE_DISTUTILS=$distutils CC=mpicc.mpich HDF5_MPI=ON HDF5_DIR=$hdf5 \
                     "${pip[@]}" \
                     --no-build-isolation --no-binary=h5py h5py==3.16.0
         } > "$venv.log" 2>&1; then

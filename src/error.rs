@@ -27,10 +27,11 @@ pub enum ErrorKind {
     MpiNotInitialized,
     AbiMismatch,
     Panic,
+    Unsupported,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 20] = [
+    pub const ALL: [ErrorKind; 21] = [
         ErrorKind::InvalidArgument,
         ErrorKind::NullArgument,
         ErrorKind::InvalidHandle,
@@ -51,6 +52,7 @@ impl ErrorKind {
         ErrorKind::MpiNotInitialized,
         ErrorKind::AbiMismatch,
         ErrorKind::Panic,
+        ErrorKind::Unsupported,
     ];
 
     /// A failure of the collective protocol itself (a mismatch or a timeout), not of a

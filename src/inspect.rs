@@ -14,6 +14,7 @@ use crate::core::dims::is_dimension_only;
 use crate::core::shape::{Order, element_count};
 use crate::core::subfiled::Subfiles;
 use crate::error::{Error, Result};
+use crate::file_name;
 use crate::h5;
 use crate::h5::id::Id;
 
@@ -29,7 +30,7 @@ pub struct Request {
 /// The description `dah5 info` prints.
 pub fn describe(request: &Request) -> Result<String> {
     let fapl = h5::plist::serial_file_access(true)?;
-    let file = h5::file::open(&request.path, false, &fapl)
+    let file = h5::file::open(file_name::os_path(&request.path), false, &fapl)
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
     let datasets = match &request.dataset {
         Some(name) => vec![absolute(name)],

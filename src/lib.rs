@@ -24,6 +24,7 @@ pub mod core;
 pub mod dtype;
 pub mod error;
 pub mod ffi;
+mod file_name;
 mod h5;
 pub mod in_place;
 pub mod inspect;

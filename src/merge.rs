@@ -7,7 +7,7 @@
 //! in every dah5 program. A failed merge removes OUT.
 
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
-use crate::core::block_table::{BlockTable, TABLES_GROUP};
+use crate::core::block_table::{BlockTable, RowWriter, TABLES_GROUP};
 use crate::core::collective;
 use crate::core::darray::partition;
 use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
@@ -18,6 +18,7 @@ use crate::core::file::{
 use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
+use crate::file_name;
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
@@ -37,14 +38,19 @@ pub struct Merged {
 /// this is copied in several steps, so the merge's memory stays bounded.
 const STEP_BYTES: u64 = 64 << 20;
 
-/// An independent transfer of the block `offset, count` of `dtype`.
-fn block<'a>(offset: &[u64], count: &[u64], dtype: Dtype, buffer: Buffer<'a>) -> BlockRequest<'a> {
+/// A transfer of the block `offset, count` of `dtype`.
+fn block<'a>(
+    (offset, count): (&[u64], &[u64]),
+    dtype: Dtype,
+    collective: bool,
+    buffer: Buffer<'a>,
+) -> BlockRequest<'a> {
     BlockRequest {
         offset: offset.to_vec(),
         count: count.to_vec(),
         mem_dtype: dtype,
         convert: false,
-        collective: false,
+        collective,
         buffer,
     }
 }
@@ -125,7 +131,7 @@ fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
     let outcome = outcome.and(closed).and(close(from, Vec::new()));
     if let Err(e) = outcome {
         if rank == 0 {
-            let _ = std::fs::remove_file(output);
+            let _ = std::fs::remove_file(file_name::os_path(output));
         }
         return Err(e.context(format_args!("dah5 merge {input} {output} (removed)")));
     }
@@ -187,18 +193,39 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
     let mut target = collective::run(to, create)?;
     let comm = from.shared.comm.clone();
     let size = source.dtype().size();
-    let (offset, count) = partition(&source.dims(), comm.rank() as u64, comm.size() as u64);
-    let mine = byte_len(&count, size, "count")? as u64;
+    let (rank, ranks) = (comm.rank() as u64, comm.size() as u64);
+    let dims = source.dims();
+    let bytes_of = |count: &[u64]| byte_len(count, size, "count").map(|n| n as u64);
+    let (offset, count) = partition(&dims, rank, ranks);
+    // Where MPI-IO does not make writes visible at once, every write is collective: then
+    // every rank takes as many steps as the rank with the most (known on every rank).
+    let collective = !target.file.writes_visible_at_once;
+    let steps = if collective {
+        (0..ranks).try_fold(1, |most, r| {
+            let bytes = bytes_of(&partition(&dims, r, ranks).1)?;
+            Ok::<_, Error>(most.max(bytes.div_ceil(STEP_BYTES)))
+        })?
+    } else {
+        bytes_of(&count)?.div_ceil(STEP_BYTES).max(1)
+    };
     let dtype = source.dtype();
-    let steps = mine.div_ceil(STEP_BYTES).max(1);
     let copied = (0..steps).try_for_each(|step| {
         let (within, count) = partition(&count, step, steps);
         let offset: Vec<u64> = offset.iter().zip(&within).map(|(a, b)| a + b).collect();
         let mut buf = vec![0u8; byte_len(&count, size, "count")?];
-        let read = block(&offset, &count, dtype, Buffer::Sink(&mut buf));
+        let read = block((&offset, &count), dtype, false, Buffer::Sink(&mut buf));
         collective::run_alone(source, Ok(ReadBlock::new(read)))?;
-        let write = block(&offset, &count, dtype, Buffer::Source(&buf));
-        collective::run_alone(&mut target, Ok(WriteBlock::new(write)))
+        let write = WriteBlock::new(block(
+            (&offset, &count),
+            dtype,
+            collective,
+            Buffer::Source(&buf),
+        ));
+        if collective {
+            collective::run(&mut target, Ok(write))
+        } else {
+            collective::run_alone(&mut target, Ok(write))
+        }
     });
     collective::settle(&comm, "dah5 merge", "copying the data", copied, |_| {
         format!("copying {path:?} failed on another rank (its message says why)")
@@ -221,7 +248,11 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
             Some(b"F") => Order::Fortran,
             _ => Order::C,
         };
-        table.write(&to.id, path, writer, comm.rank() == 0)?;
+        let rows = RowWriter {
+            this_rank: comm.rank() == 0,
+            collective: !to.shared.writes_visible_at_once,
+        };
+        table.write(&to.id, path, writer, rows)?;
     }
     Ok(target)
 }

@@ -167,6 +167,9 @@ impl Dataset {
         }
         if direction == Direction::Write {
             self.file.check_writable()?;
+            if !request.collective && self.subfiles.is_none() && !self.file.writes_visible_at_once {
+                return Err(self.no_independent_writes());
+            }
         }
         let (mem, stored) = (request.mem_dtype, self.dtype());
         if mem != stored && !request.convert {
@@ -206,6 +209,24 @@ impl Dataset {
             convert::check_values_fit(mem, stored, bytes, self.name())?;
         }
         Ok(())
+    }
+
+    /// Why an independent write is refused where MPI-IO does not make writes visible at
+    /// once: HDF5 1.14 and 2.x would refuse it with a message of its internals, HDF5 1.10
+    /// would let other ranks read stale data.
+    fn no_independent_writes(&self) -> Error {
+        Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "dataset {:?}: the file system of {:?} does not make one rank's writes \
+                 visible to the others at once (MPI-IO says romio_visibility_immediate=false, \
+                 as on NFS), so parallel HDF5 writes data there only collectively: pass \
+                 DAH5_COLLECTIVE (every rank calls, ranks with nothing pass a zero count), \
+                 or write the whole array with dah5_darray_write. Nothing was written",
+                self.name(),
+                self.file.path
+            ),
+        )
     }
 
     /// The block in storage order, cut into the pieces of one MPI-IO call each.

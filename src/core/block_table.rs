@@ -154,6 +154,16 @@ fn find_overlap(
     None
 }
 
+/// Who writes a block table's rows, and how.
+#[derive(Clone, Copy)]
+pub(crate) struct RowWriter {
+    /// This rank writes them (one rank of a parallel file does).
+    pub this_rank: bool,
+    /// In a collective transfer that every rank joins (with nothing but the writer), where
+    /// MPI-IO needs it (`FileShared::writes_visible_at_once`); else in an independent one.
+    pub collective: bool,
+}
+
 impl BlockTable {
     /// Check a gathered table against `dims` (all in storage order): every block inside,
     /// no two overlapping. Errors name the ranks and blocks in the writer's `order`.
@@ -235,15 +245,9 @@ impl BlockTable {
     }
 
     /// Record the table of the darray `name` in schema 2 (collective in a parallel file:
-    /// every rank makes the metadata calls; only the rank with `writes_rows` writes the
-    /// table's rows, in one independent write).
-    pub(crate) fn write(
-        &self,
-        file: &Id,
-        name: &str,
-        order: Order,
-        writes_rows: bool,
-    ) -> Result<()> {
+    /// every rank makes the metadata calls; one rank writes the table's rows, as `rows`
+    /// says).
+    pub(crate) fn write(&self, file: &Id, name: &str, order: Order, rows: RowWriter) -> Result<()> {
         let ndims = self.ndims() as u64;
         let nblocks = self.offsets.len() as u64;
         let path = table_path(name);
@@ -257,7 +261,10 @@ impl BlockTable {
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )
         .map_err(|e| e.context(format_args!("block table {path:?}")))?;
-        if writes_rows && nblocks > 0 {
+        if rows.collective {
+            let mine = rows.this_rank.then(|| self.rows());
+            h5::dataset::write_whole_collectively(&table, &u64s, mine.as_deref())?;
+        } else if rows.this_rank && nblocks > 0 {
             h5::dataset::write_whole(&table, &u64s, &self.rows())?;
         }
         let scalar = h5::space::scalar()?;

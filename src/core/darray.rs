@@ -5,7 +5,7 @@
 //! The block table itself (its check, its place in the file) is `core::block_table`.
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
-use crate::core::block_table::{BlockTable, Blocks, Recorded, table_path};
+use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
 use crate::core::collective::{self, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
@@ -174,13 +174,22 @@ impl DarrayRequest<'_> {
         // rank: the call leaves nothing behind (not a dataset without its table or data).
         let rank = file.shared.comm.rank();
         let table_written = table
-            .write(&file.id, &name, file.order(), rank == 0)
+            .write(
+                &file.id,
+                &name,
+                file.order(),
+                RowWriter {
+                    this_rank: rank == 0,
+                    collective: !file.shared.writes_visible_at_once,
+                },
+            )
             .and_then(|()| fault::check("darray_table", rank));
         if let Err(e) = file.settle(call, "the block table", table_written) {
             return Err(file.take_out_darray(dataset.take_id(), &name, e));
         }
         if let Some(data) = self.data {
-            let collective = self.collective || dataset.filtered;
+            let collective =
+                self.collective || dataset.filtered || !file.shared.writes_visible_at_once;
             let block = Ok(WriteBlock::new(BlockRequest {
                 offset: self.offset,
                 count: self.count,

@@ -13,12 +13,13 @@ use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 
 use crate::core::block::{Buffer, Direction};
-use crate::core::block_table::{BlockTable, Blocks};
+use crate::core::block_table::{BlockTable, Blocks, RowWriter};
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::core::space;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
+use crate::file_name;
 use crate::h5;
 use crate::os;
 
@@ -40,6 +41,11 @@ pub struct DirectPlan {
 /// Create the dataset (one process; no MPI): contiguous, allocated now, never filled,
 /// aligned, with the block table when the plan has one. The file is closed again.
 pub fn create(plan: DirectPlan) -> Result<()> {
+    // No MPI-IO here: a ROMIO prefix means nothing to the serial driver or to fallocate.
+    let plan = DirectPlan {
+        path: file_name::os_path(&plan.path).to_string(),
+        ..plan
+    };
     let storage_dims = plan.order.to_storage(&plan.dims);
     check_dims(&storage_dims, plan.dtype.size())?;
     let bytes = data_bytes(&storage_dims, plan.dtype.size());
@@ -95,7 +101,11 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         }
     }
     if let Some(table) = table {
-        table.write(&file, &plan.name, plan.order, true)?;
+        let rows = RowWriter {
+            this_rank: true,
+            collective: false,
+        };
+        table.write(&file, &plan.name, plan.order, rows)?;
     }
     file.close()
 }
@@ -144,6 +154,8 @@ impl Direct {
         locks: Locks,
     ) -> Result<Direct> {
         let context = |e: Error| e.context(format_args!("path {path:?}, dataset {name:?}"));
+        // No MPI-IO here: a ROMIO prefix means nothing to the serial driver or to open.
+        let path = file_name::os_path(path);
         let fapl = h5::plist::serial_file_access(locks.hdf5)?;
         let file = h5::file::open(path, false, &fapl).map_err(context)?;
         let dataset = h5::dataset::open(&file, name).map_err(context)?;

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::file_name;
 use crate::os;
 
 /// Room kept free beyond a dataset's data, for the file's metadata and alignment.
@@ -27,7 +28,7 @@ const METADATA_PER_CALL: u64 = 4096;
 /// Bytes an unprivileged writer can still use on the file system holding `path` (its
 /// directory, when the file does not exist yet).
 pub fn free_bytes(path: &str) -> Option<u64> {
-    let path = Path::new(path);
+    let path = Path::new(file_name::os_path(path));
     let dir = if path.exists() {
         path
     } else {
@@ -137,7 +138,10 @@ pub fn worth_reserving(bytes: u64) -> bool {
 /// (Open MPI's ompio only prints the ENOSPC) and the collective close hangs. Where the file
 /// system cannot reserve (EOPNOTSUPP, e.g. NFSv3), nothing is reserved and `Ok` returned.
 pub fn reserve(path: &str, name: &str, offset: u64, len: u64) -> Result<()> {
-    let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) else {
+    let Ok(file) = std::fs::OpenOptions::new()
+        .write(true)
+        .open(file_name::os_path(path))
+    else {
         return Ok(());
     };
     match os::allocate(&file, offset, len) {

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block_table::{BlockTable, Recorded};
+use crate::core::block_table::{BlockTable, Recorded, RowWriter};
 use crate::core::collective;
 use crate::core::darray::DarrayRequest;
 use crate::core::dataset::{Dataset, absolute};
@@ -33,6 +33,7 @@ use crate::core::file::{File, FileShared};
 use crate::core::layout::Layout;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
+use crate::file_name;
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::{Id, hid_t};
@@ -142,7 +143,7 @@ impl Subfiles {
 
     /// The subfiles of a new darray `name` in the main file `main`: `<main>.d/<stem>`.
     pub(crate) fn new(main: &str, name: &str) -> Subfiles {
-        let main = Path::new(main);
+        let main = Path::new(file_name::os_path(main));
         let file_name = main.file_name().unwrap_or_default().to_string_lossy();
         Subfiles {
             base: directory_of(main),
@@ -173,7 +174,7 @@ impl Subfiles {
             )
         })?;
         Ok(Some(Subfiles {
-            base: directory_of(Path::new(main)),
+            base: directory_of(Path::new(file_name::os_path(main))),
             prefix,
             writing: None,
         }))
@@ -596,7 +597,15 @@ impl File {
         // for dah5_darray_create.
         table.complete = subfiles.writing.is_none();
         let recorded = table
-            .write(&self.id, &name, self.order(), rank == 0)
+            .write(
+                &self.id,
+                &name,
+                self.order(),
+                RowWriter {
+                    this_rank: rank == 0,
+                    collective: !self.shared.writes_visible_at_once,
+                },
+            )
             .and_then(|()| subfiles.record(&self.id, &name, &self.lists.scalar))
             .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
         if let Err(e) = self.settle(call, "the block table", recorded) {

@@ -68,7 +68,11 @@ fn transfer<C: Collective<Target = Dataset, Output = ()>>(
 /// NULL `buf`). Blocks over 1 GiB are moved in several MPI-IO calls (HDF5 1.10 cannot move
 /// 2 GiB or more in one), straight from `buf`: dah5 never copies it.
 ///
-/// A failed write is remembered: `dah5_file_close` reports it again.
+/// A failed write is remembered: `dah5_file_close` reports it again. Where MPI-IO does not
+/// make one rank's writes visible to the others at once (NFS: ROMIO says
+/// `romio_visibility_immediate=false`, or `HDF5_DO_MPI_FILE_SYNC=1`), an independent write
+/// is `DAH5_ERR_UNSUPPORTED` on the rank that tries, and nothing is written: pass
+/// `DAH5_COLLECTIVE` there (docs/stacks.md).
 ///
 /// @param dataset     an open dataset of a writable file.
 /// @param offset      ndims start indices (0-based), in the file handle's order.
@@ -80,7 +84,7 @@ fn transfer<C: Collective<Target = Dataset, Output = ()>>(
 ///                    column-major with `DAH5_ORDER_F`).
 /// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
 /// @return `DAH5_OK`, `DAH5_ERR_OUT_OF_BOUNDS`, `DAH5_ERR_TYPE_MISMATCH`,
-///         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, ...
+///         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_UNSUPPORTED`, ...
 ///
 /// # Safety
 /// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or holds the block.

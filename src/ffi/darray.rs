@@ -35,7 +35,8 @@ use crate::ffi::{self, args, dah5_dataset, dah5_file};
 /// @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
 ///                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
 ///                     file of its own; the handle is then for reading only). Compressed
-///                     datasets always transfer collectively.
+///                     datasets, and every dataset where MPI-IO does not make writes
+///                     visible at once (NFS), always transfer collectively.
 /// @param options      NULL, or dataset options (compression, chunks, max dims). When
 ///                     compressed without chunk dims given, the chunk is the largest block:
 ///                     one chunk per block for a regular decomposition.

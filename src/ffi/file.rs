@@ -60,7 +60,10 @@ unsafe fn open_file(
 /// @param comm      the communicator's Fortran handle: `MPI_Comm_c2f(comm)` from C (or use
 ///                  `dah5_mpi.h`), the integer from Fortran, `MPI.API.MPI_Comm_c2f(comm)` from
 ///                  Julia. dah5 duplicates it.
-/// @param path      NUL-terminated UTF-8 path.
+/// @param path      NUL-terminated UTF-8 path; it may start with ROMIO's file-system type
+///                  (`nfs:/scratch/x.h5`), which dah5 passes on to MPI-IO and takes off where
+///                  it calls the operating system itself (Open MPI's default ompio does not
+///                  take such prefixes: `OMPI_MCA_io=^ompio` chooses its ROMIO).
 /// @param flags     `DAH5_TRUNC` to replace an existing file (default: `DAH5_ERR_ALREADY_EXISTS`
 ///                  if it exists), `DAH5_ORDER_F` for column-major arrays on this handle.
 /// @param file_out  receives the handle on success; untouched on failure.

@@ -50,6 +50,10 @@ pub const DAH5_ERR_PANIC: i32 = -19;
 /// A collective call waited longer than `DAH5_COLLECTIVE_TIMEOUT` seconds (default 60)
 /// for the other ranks; the file's communicator can no longer be used (end the job).
 pub const DAH5_ERR_COLLECTIVE_TIMEOUT: i32 = -20;
+/// The call cannot work on this file system or stack, and nothing was done; the message
+/// names the cause and what works instead (e.g. an independent write where MPI-IO does not
+/// make writes visible at once, as on NFS: write collectively).
+pub const DAH5_ERR_UNSUPPORTED: i32 = -21;
 
 /// One row of [`STATUSES`]: the constant, its name, and the error kind it reports.
 macro_rules! status {
@@ -74,7 +78,7 @@ macro_rules! status {
 /// Every status, its name and the error kind it reports (none for `DAH5_OK`): the one
 /// table `dah5_status_name` and the error mapping read. A new status is a constant above
 /// (for the header) and a row here.
-const STATUSES: [(i32, &CStr, Option<ErrorKind>); 21] = [
+const STATUSES: [(i32, &CStr, Option<ErrorKind>); 22] = [
     status!(DAH5_OK),
     status!(DAH5_ERR_INVALID_ARGUMENT => InvalidArgument),
     status!(DAH5_ERR_NULL_ARGUMENT => NullArgument),
@@ -96,6 +100,7 @@ const STATUSES: [(i32, &CStr, Option<ErrorKind>); 21] = [
     status!(DAH5_ERR_ABI_MISMATCH => AbiMismatch),
     status!(DAH5_ERR_PANIC => Panic),
     status!(DAH5_ERR_COLLECTIVE_TIMEOUT => CollectiveTimeout),
+    status!(DAH5_ERR_UNSUPPORTED => Unsupported),
 ];
 
 /// The name of a status, for messages and `dah5_status_name`.
@@ -130,8 +135,8 @@ mod tests {
         let numbers: Vec<i32> = STATUSES.iter().map(|&(s, _, _)| s).collect();
         assert_eq!(
             numbers,
-            (-20..=0).rev().collect::<Vec<_>>(),
-            "codes are 0, -1, ... -20"
+            (-21..=0).rev().collect::<Vec<_>>(),
+            "codes are 0, -1, ... -21"
         );
     }
 }

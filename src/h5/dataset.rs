@@ -145,6 +145,22 @@ pub fn write_whole(dataset: &Id, mem_type: &Id, buf: &[u8]) -> Result<()> {
     write(&whole(dataset, mem_type, &all, &dxpl), buf)
 }
 
+/// Write all of a dataset from `buf` where a rank passes one, nothing where it passes
+/// `None`, in one collective transfer (every rank of the file calls).
+pub fn write_whole_collectively(dataset: &Id, mem_type: &Id, buf: Option<&[u8]>) -> Result<()> {
+    let dxpl = crate::h5::plist::transfer(true)?;
+    match buf {
+        Some(buf) => {
+            let all = Id::borrowed(H5S_ALL);
+            write(&whole(dataset, mem_type, &all, &dxpl), buf)
+        }
+        None => {
+            let none = crate::h5::space::select_none(&space(dataset)?)?;
+            write(&whole(dataset, mem_type, &none, &dxpl), &[])
+        }
+    }
+}
+
 /// Read all of a dataset into `buf` (elements of `mem_type`, independent transfer).
 pub fn read_whole(dataset: &Id, mem_type: &Id, buf: &mut [u8]) -> Result<()> {
     let all = Id::borrowed(H5S_ALL);

@@ -2,9 +2,11 @@
 
 use hdf5_sys::h5f::{
     H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_SCOPE_GLOBAL, H5Fclose,
-    H5Fcreate, H5Fflush, H5Fget_mdc_size, H5Fopen, H5Fset_mpi_atomicity,
+    H5Fcreate, H5Fflush, H5Fget_mdc_size, H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
 };
 use hdf5_sys::h5p::H5P_DEFAULT;
+
+use mpi_sys::MPI_File;
 
 use crate::error::Result;
 use crate::h5::c_string;
@@ -59,4 +61,14 @@ pub fn set_atomicity(file: &Id, atomic: bool) -> Result<()> {
     // SAFETY: `raw` is an open file of the MPI-IO driver.
     h5call!(unsafe { H5Fset_mpi_atomicity(raw, atomic as _) })?;
     Ok(())
+}
+
+/// The MPI-IO file under a file of the MPI-IO driver (HDF5's: valid while the file is open).
+pub fn mpi_file(file: &Id) -> Result<MPI_File> {
+    let raw = file.raw();
+    let mut handle: *mut std::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: `raw` is an open file; HDF5 stores a pointer to its driver's handle in `handle`.
+    h5call!(unsafe { H5Fget_vfd_handle(raw, H5P_DEFAULT, &mut handle) })?;
+    // SAFETY: the MPI-IO driver's handle is its MPI_File, set for as long as the file is open.
+    Ok(unsafe { *handle.cast::<MPI_File>() })
 }

@@ -2,7 +2,10 @@
 
 use std::ffi::CString;
 
-use mpi_sys::{MPI_Info, MPI_Info_create, MPI_Info_free, MPI_Info_set, RSMPI_INFO_NULL};
+use mpi_sys::{
+    MPI_File, MPI_File_get_info, MPI_Info, MPI_Info_create, MPI_Info_free, MPI_Info_get,
+    MPI_Info_set, RSMPI_INFO_NULL,
+};
 
 use crate::error::{Error, Result};
 use crate::mpi::check;
@@ -24,6 +27,48 @@ pub fn parse_hints(text: &str) -> Result<Hints> {
             ))),
         })
         .collect()
+}
+
+/// The variable with which HDF5 (since 1.13.2) lets a user overrule MPI-IO's
+/// `romio_visibility_immediate`: `TRUE`/`1` or `FALSE`/`0`. dah5 reads it as HDF5 2.2 does.
+pub const FILE_SYNC_ENV: &str = "HDF5_DO_MPI_FILE_SYNC";
+
+/// Whether a write through the MPI-IO file `file` is visible to the other processes at
+/// once. ROMIO's drivers say so in the hint `romio_visibility_immediate`: MPICH 4.1 and
+/// later say `false` on NFS, where another process sees a write only after
+/// `MPI_File_sync` (which HDF5 then calls after every collective write, and so refuses
+/// independent ones). An MPI that says nothing (Open MPI's ompio) makes writes visible at
+/// once. `HDF5_DO_MPI_FILE_SYNC` overrules the hint, for HDF5 and for dah5 alike.
+pub fn writes_visible_at_once(file: MPI_File) -> Result<bool> {
+    match std::env::var(FILE_SYNC_ENV).as_deref() {
+        Ok("TRUE" | "1") => return Ok(false),
+        Ok("FALSE" | "0") => return Ok(true),
+        _ => {}
+    }
+    let mut info = Info {
+        // SAFETY: reading the MPI_INFO_NULL constant.
+        raw: unsafe { RSMPI_INFO_NULL },
+    };
+    // SAFETY: `file` is an open MPI file; `info.raw` receives a new info object (freed on
+    // drop).
+    check("MPI_File_get_info", unsafe {
+        MPI_File_get_info(file, &mut info.raw)
+    })?;
+    let mut value = [0 as std::ffi::c_char; 16];
+    let mut found = 0;
+    // SAFETY: a live info object, a NUL-terminated key, and room for `len` bytes and a NUL.
+    check("MPI_Info_get", unsafe {
+        MPI_Info_get(
+            info.raw,
+            c"romio_visibility_immediate".as_ptr(),
+            value.len() as i32 - 1,
+            value.as_mut_ptr(),
+            &mut found,
+        )
+    })?;
+    // SAFETY: MPI_Info_get wrote a NUL-terminated value into `value` (zeroed beyond it).
+    let said = unsafe { std::ffi::CStr::from_ptr(value.as_ptr()) };
+    Ok(found == 0 || said != c"false")
 }
 
 /// An MPI_Info, freed on drop; `MPI_INFO_NULL` when there are no hints.
