@@ -300,7 +300,8 @@ pub fn run_script(script: &str, env: &[(&str, &str)], seconds: u32) -> Job {
     }
 }
 
-/// Run a checker script with Debian's Python (its h5py is the one built against this HDF5).
+/// Run a checker script with Debian's Python (its h5py is built against Debian's HDF5, so
+/// on a stack of another HDF5, `DAH5_HDF5_DIR`, it is a reader of another version).
 pub fn python(script: &str, args: &[&str], dir: &Path) -> String {
     let script = root().join(script).display().to_string();
     let mut all = vec![script.as_str()];
@@ -356,13 +357,27 @@ pub fn h5diff(dir: &Path, args: &[&str]) -> (bool, String) {
 
 /// `h5dump -H` (header only) of a file, which must succeed.
 pub fn h5dump_header(dir: &Path, file: &str) -> String {
+    h5dump(dir, &["-H", file])
+}
+
+/// `h5dump ARGS`, which must succeed.
+fn h5dump(dir: &Path, args: &[&str]) -> String {
     let output = run(
-        Command::new("h5dump").args(["-H", file]).current_dir(dir),
+        Command::new("h5dump").args(args).current_dir(dir),
         "h5dump (apt install hdf5-tools)",
     );
     let text = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(output.status.success(), "h5dump -H {file} failed:\n{text}");
+    assert!(output.status.success(), "h5dump {args:?} failed:\n{text}");
     text
+}
+
+/// The version of a file's superblock, as h5dump (Debian's) reads it.
+pub fn superblock_version(dir: &Path, file: &str) -> u32 {
+    let text = h5dump(dir, &["-B", "-H", file]);
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("SUPERBLOCK_VERSION "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("h5dump -B {file}: no superblock version:\n{text}"))
 }
 
 /// `dah5 info ARGS` (the installed command, built by cargo) in `dir`; asserts success.
