@@ -14,6 +14,7 @@ use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
 use crate::core::dims::{SetDimNames, is_dimension_only};
 use crate::core::file::{
     Access, CloseFile, File, FileCall, FileOptions, FileRequest, checks_from_env,
+    file_sync_from_env,
 };
 use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
@@ -91,6 +92,7 @@ fn request(path: &str, access: Access) -> FileRequest {
             hints: Default::default(),
             atomic: false,
             checks: checks_from_env(),
+            file_sync: file_sync_from_env(),
         },
     }
 }

@@ -119,6 +119,15 @@ fn where_writes_are_not_visible_at_once_only_collective_writes_run_and_every_ran
     }
     let dah5 = PathBuf::from(env!("CARGO_BIN_EXE_dah5"));
     let out = mpiexec_ok(3, &dah5, &["merge", "x.h5", "m.h5"], &[sync], &dir);
+    // The ranks must agree on it: one rank alone with it is a mismatch at the create.
+    let alone = scratch("not_visible_at_once_on_one_rank");
+    let args = ["", alone.to_str().unwrap(), "one-rank-sync"];
+    let mismatch = mpiexec_ok(2, &driver(), &args, &[], &alone);
+    assert!(
+        mismatch.contains("prefixed: mismatch OK on 2 ranks"),
+        "{mismatch}"
+    );
+    assert!(!alone.join("x.h5").exists(), "no file made");
     assert!(out.contains("dah5 merge: 3 dataset(s)"), "{out}");
     let code = "import h5py, numpy as np\n\
                 a, b = h5py.File('x.h5', 'r'), h5py.File('m.h5', 'r')\n\

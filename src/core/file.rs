@@ -19,7 +19,7 @@ use crate::mpi;
 use crate::mpi::agree::{decode_failure, failure_word};
 use crate::mpi::comm::Comm;
 use crate::mpi::info::Info;
-pub use crate::mpi::info::{Hints, parse_hints};
+pub use crate::mpi::info::{Hints, file_sync_from_env, parse_hints};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -51,6 +51,10 @@ pub struct FileOptions {
     /// The cross-rank agreement of every collective call (see `core::collective`); off
     /// with `DAH5_NO_CHECKS` or `DAH5_CHECKS=off`.
     pub checks: bool,
+    /// `HDF5_DO_MPI_FILE_SYNC` as this rank reads it (`mpi::info::file_sync_from_env`),
+    /// agreed at open: ranks that disagree on it would disagree on which writes must be
+    /// collective (`FileShared::writes_visible_at_once`).
+    pub file_sync: Option<bool>,
 }
 
 /// Environment variable: `off` turns the agreement of collective calls off for every file
@@ -120,6 +124,14 @@ impl FileRequest {
             .number("options.metadata_cache_bytes", t.metadata_cache_bytes)
             .number("options.atomic", options.atomic as u64)
             .number("options.checks", options.checks as u64)
+            .text(
+                mpi::info::FILE_SYNC_ENV,
+                match options.file_sync {
+                    Some(true) => "1",
+                    Some(false) => "0",
+                    None => "unset",
+                },
+            )
             .number("options.file_locking", t.file_locking as u64)
             .text("options.mpi_hints", hints.join(";"))
     }
@@ -435,7 +447,7 @@ impl File {
         // once: collective transfers work everywhere.
         let writes_visible_at_once = !writable
             || h5::file::mpi_file(&id)
-                .and_then(mpi::info::writes_visible_at_once)
+                .and_then(|file| mpi::info::writes_visible_at_once(file, options.file_sync))
                 .unwrap_or(false);
         Ok(File {
             shared: Arc::new(FileShared {

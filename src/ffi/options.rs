@@ -14,7 +14,7 @@ use std::ffi::c_char;
 use std::mem::{offset_of, size_of};
 
 use crate::core::dataset::DatasetOptions;
-use crate::core::file::{FileOptions, Tuning, checks_from_env, parse_hints};
+use crate::core::file::{FileOptions, Tuning, checks_from_env, file_sync_from_env, parse_hints};
 use crate::core::layout::LayoutRequest;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
@@ -302,6 +302,7 @@ pub unsafe fn file_options(options: *const dah5_file_options) -> Result<FileOpti
         hints,
         atomic: options.flags & DAH5_ATOMIC != 0,
         checks: options.flags & DAH5_NO_CHECKS == 0 && checks_from_env(),
+        file_sync: file_sync_from_env(),
     })
 }
 

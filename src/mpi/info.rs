@@ -33,17 +33,26 @@ pub fn parse_hints(text: &str) -> Result<Hints> {
 /// `romio_visibility_immediate`: `TRUE`/`1` or `FALSE`/`0`. dah5 reads it as HDF5 2.2 does.
 pub const FILE_SYNC_ENV: &str = "HDF5_DO_MPI_FILE_SYNC";
 
+/// What `HDF5_DO_MPI_FILE_SYNC` says: sync (`Some(true)`), do not (`Some(false)`), or
+/// nothing (`None`: the MPI's hint decides).
+pub fn file_sync_from_env() -> Option<bool> {
+    match std::env::var(FILE_SYNC_ENV).as_deref() {
+        Ok("TRUE" | "1") => Some(true),
+        Ok("FALSE" | "0") => Some(false),
+        _ => None,
+    }
+}
+
 /// Whether a write through the MPI-IO file `file` is visible to the other processes at
 /// once. ROMIO's drivers say so in the hint `romio_visibility_immediate`: MPICH 4.1 and
 /// later say `false` on NFS, where another process sees a write only after
 /// `MPI_File_sync` (which HDF5 then calls after every collective write, and so refuses
 /// independent ones). An MPI that says nothing (Open MPI's ompio) makes writes visible at
-/// once. `HDF5_DO_MPI_FILE_SYNC` overrules the hint, for HDF5 and for dah5 alike.
-pub fn writes_visible_at_once(file: MPI_File) -> Result<bool> {
-    match std::env::var(FILE_SYNC_ENV).as_deref() {
-        Ok("TRUE" | "1") => return Ok(false),
-        Ok("FALSE" | "0") => return Ok(true),
-        _ => {}
+/// once. `file_sync`, from `HDF5_DO_MPI_FILE_SYNC`, overrules the hint, for HDF5 and for
+/// dah5 alike.
+pub fn writes_visible_at_once(file: MPI_File, file_sync: Option<bool>) -> Result<bool> {
+    if let Some(sync) = file_sync {
+        return Ok(!sync);
     }
     let mut info = Info {
         // SAFETY: reading the MPI_INFO_NULL constant.

@@ -17,8 +17,13 @@
  * dah5's verdict ("writes visible at once: yes|no"); tests/prefixed.rs checks the file with
  * h5py and runs dah5 info and dah5 merge on the prefixed names.
  *
- *   mpiexec -n N prefixed PREFIX DIR
+ * With "one-rank-sync", rank 0 alone sets HDF5_DO_MPI_FILE_SYNC=1 (the ranks would then
+ * disagree on which writes must be collective): the create must be DAH5_ERR_COLLECTIVE_MISMATCH
+ * on every rank, naming the variable, and make no file.
+ *
+ *   mpiexec -n N prefixed PREFIX DIR [one-rank-sync]
  */
+#define _POSIX_C_SOURCE 200112L /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,13 +88,29 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 3) {
-        fprintf(stderr, "usage: mpiexec -n N prefixed PREFIX DIR\n");
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "one-rank-sync") == 0)) {
+        fprintf(stderr, "usage: mpiexec -n N prefixed PREFIX DIR [one-rank-sync]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     char path[4096], probe[4096];
     snprintf(path, sizeof path, "%s%s/x.h5", argv[1], argv[2]);
     snprintf(probe, sizeof probe, "%s%s/probe.bin", argv[1], argv[2]);
+    if (argc == 4) {
+        if (rank == 0)
+            setenv("HDF5_DO_MPI_FILE_SYNC", "1", 1);
+        dah5_file *file = NULL;
+        int32_t status = dah5_file_create_comm(MPI_COMM_WORLD, path, DAH5_TRUNC, &file);
+        if (status != DAH5_ERR_COLLECTIVE_MISMATCH || !strstr(dah5_last_error_message(), "HDF5_DO_MPI_FILE_SYNC") ||
+            file != NULL) {
+            fprintf(stderr, "rank %d: FAIL HDF5_DO_MPI_FILE_SYNC on rank 0 alone: %s: %s\n", rank,
+                    dah5_status_name(status), dah5_last_error_message());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (rank == 0)
+            printf("prefixed: mismatch OK on %d ranks\n", size);
+        MPI_Finalize();
+        return 0;
+    }
 
     char hint[32];
     mpi_visibility_hint(probe, hint, (int)sizeof hint);
