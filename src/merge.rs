@@ -7,7 +7,7 @@
 //! in every dah5 program. A failed merge removes OUT.
 
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
-use crate::core::block_table::{BlockTable, RowWriter, TABLES_GROUP};
+use crate::core::block_table::{BlockTable, TABLES_GROUP};
 use crate::core::collective;
 use crate::core::darray::partition;
 use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
@@ -223,11 +223,7 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
             collective,
             Buffer::Source(&buf),
         ));
-        if collective {
-            collective::run(&mut target, Ok(write))
-        } else {
-            collective::run_alone(&mut target, Ok(write))
-        }
+        collective::run_either(collective, &mut target, Ok(write))
     });
     collective::settle(&comm, "dah5 merge", "copying the data", copied, |_| {
         format!("copying {path:?} failed on another rank (its message says why)")
@@ -250,11 +246,7 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
             Some(b"F") => Order::Fortran,
             _ => Order::C,
         };
-        let rows = RowWriter {
-            this_rank: comm.rank() == 0,
-            collective: !to.shared.writes_visible_at_once,
-        };
-        table.write(&to.id, path, writer, rows)?;
+        table.write(&to.id, path, writer, to.shared.table_rows())?;
     }
     Ok(target)
 }

@@ -164,6 +164,14 @@ pub(crate) struct RowWriter {
     pub collective: bool,
 }
 
+impl RowWriter {
+    /// A serial file's one process.
+    pub const ALONE: RowWriter = RowWriter {
+        this_rank: true,
+        collective: false,
+    };
+}
+
 impl BlockTable {
     /// Check a gathered table against `dims` (all in storage order): every block inside,
     /// no two overlapping. Errors name the ranks and blocks in the writer's `order`.

@@ -118,6 +118,19 @@ pub fn run_alone<C: Collective>(target: &mut C::Target, request: Result<C>) -> R
     request.act(target, local_max)
 }
 
+/// Run a transfer collectively (agreed, [`run`]) or on this rank alone ([`run_alone`]).
+pub fn run_either<C: Collective>(
+    collective: bool,
+    target: &mut C::Target,
+    request: Result<C>,
+) -> Result<C::Output> {
+    if collective {
+        run(target, request)
+    } else {
+        run_alone(target, request)
+    }
+}
+
 /// Inside an agreed call's action: every rank learns whether `step` worked on all ranks,
 /// so that all go on, or all undo, together. Returns this rank's own error, or, when only
 /// other ranks failed, an error of the lowest failing rank's kind saying `elsewhere(kind)`.

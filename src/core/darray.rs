@@ -5,7 +5,7 @@
 //! The block table itself (its check, its place in the file) is `core::block_table`.
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
-use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
+use crate::core::block_table::{BlockTable, Blocks, Recorded, table_path};
 use crate::core::collective::{self, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
@@ -174,15 +174,7 @@ impl DarrayRequest<'_> {
         // rank: the call leaves nothing behind (not a dataset without its table or data).
         let rank = file.shared.comm.rank();
         let table_written = table
-            .write(
-                &file.id,
-                &name,
-                file.order(),
-                RowWriter {
-                    this_rank: rank == 0,
-                    collective: !file.shared.writes_visible_at_once,
-                },
-            )
+            .write(&file.id, &name, file.order(), file.shared.table_rows())
             .and_then(|()| fault::check("darray_table", rank));
         if let Err(e) = file.settle(call, "the block table", table_written) {
             return Err(file.take_out_darray(dataset.take_id(), &name, e));
@@ -198,11 +190,7 @@ impl DarrayRequest<'_> {
                 collective,
                 buffer: Buffer::Source(data),
             }));
-            let data_written = if collective {
-                collective::run(&mut dataset, block)
-            } else {
-                collective::run_alone(&mut dataset, block)
-            };
+            let data_written = collective::run_either(collective, &mut dataset, block);
             let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
             if let Err(e) = file.settle(call, "the data", data_written) {
                 return Err(file.take_out_darray(dataset.take_id(), &name, e));

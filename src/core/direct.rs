@@ -101,11 +101,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         }
     }
     if let Some(table) = table {
-        let rows = RowWriter {
-            this_rank: true,
-            collective: false,
-        };
-        table.write(&file, &plan.name, plan.order, rows)?;
+        table.write(&file, &plan.name, plan.order, RowWriter::ALONE)?;
     }
     file.close()
 }

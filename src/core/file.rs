@@ -3,6 +3,7 @@
 use std::cell::{RefCell, RefMut};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
+use crate::core::block_table::RowWriter;
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
@@ -214,6 +215,15 @@ pub struct FileShared {
 }
 
 impl FileShared {
+    /// Who writes the rows of the file's block tables: rank 0, collectively where MPI-IO
+    /// does not make writes visible at once.
+    pub(crate) fn table_rows(&self) -> RowWriter {
+        RowWriter {
+            this_rank: self.comm.rank() == 0,
+            collective: !self.writes_visible_at_once,
+        }
+    }
+
     /// Remember the first failure of a write, so that close reports it.
     pub fn record_failure(&self, error: &Error) {
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block_table::{BlockTable, Recorded, RowWriter};
+use crate::core::block_table::{BlockTable, Recorded};
 use crate::core::collective;
 use crate::core::darray::DarrayRequest;
 use crate::core::dataset::{Dataset, absolute};
@@ -597,15 +597,7 @@ impl File {
         // for dah5_darray_create.
         table.complete = subfiles.writing.is_none();
         let recorded = table
-            .write(
-                &self.id,
-                &name,
-                self.order(),
-                RowWriter {
-                    this_rank: rank == 0,
-                    collective: !self.shared.writes_visible_at_once,
-                },
-            )
+            .write(&self.id, &name, self.order(), self.shared.table_rows())
             .and_then(|()| subfiles.record(&self.id, &name, &self.lists.scalar))
             .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
         if let Err(e) = self.settle(call, "the block table", recorded) {
