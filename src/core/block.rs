@@ -220,7 +220,7 @@ impl Dataset {
             format!(
                 "dataset {:?}: the file system of {:?} does not make one rank's writes \
                  visible to the others at once (MPI-IO says romio_visibility_immediate=false, \
-                 as on NFS), so parallel HDF5 writes data there only collectively: pass \
+                 as on NFS, or HDF5_DO_MPI_FILE_SYNC=1 says so), so parallel HDF5 writes data there only collectively: pass \
                  DAH5_COLLECTIVE (every rank calls, ranks with nothing pass a zero count), \
                  or write the whole array with dah5_darray_write. Nothing was written",
                 self.name(),
