@@ -165,11 +165,14 @@ pub(crate) struct RowWriter {
 }
 
 impl RowWriter {
-    /// A serial file's one process.
-    pub const ALONE: RowWriter = RowWriter {
-        this_rank: true,
-        collective: false,
-    };
+    /// A serial file's one process. (A function: cbindgen would put an associated
+    /// constant, and so this type, into dah5.h.)
+    pub(crate) fn alone() -> RowWriter {
+        RowWriter {
+            this_rank: true,
+            collective: false,
+        }
+    }
 }
 
 impl BlockTable {

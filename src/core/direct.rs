@@ -101,7 +101,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
         }
     }
     if let Some(table) = table {
-        table.write(&file, &plan.name, plan.order, RowWriter::ALONE)?;
+        table.write(&file, &plan.name, plan.order, RowWriter::alone())?;
     }
     file.close()
 }
