@@ -1,5 +1,5 @@
 //! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space,
-//! reserving blocks, byte-range locks, and the environment's off switches. The only module
+//! reserving blocks, byte-range locks, the exit hook, and the environment's off switches. The only module
 //! outside `h5` and `mpi` with unsafe code; each call is a thin wrapper.
 
 use std::ffi::CString;
@@ -7,12 +7,37 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Whether the environment variable `name` says `off` (or `0`, `no`).
 pub fn switched_off(name: &str) -> bool {
     std::env::var(name)
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+}
+
+static EXIT_HOOK: OnceLock<fn()> = OnceLock::new();
+
+/// Run `hook` when the process exits through `exit()` or a return from `main` (atexit;
+/// registered once per process, later calls do nothing).
+pub fn at_exit(hook: fn()) {
+    if EXIT_HOOK.set(hook).is_ok() {
+        // SAFETY: `run_exit_hook` is an `extern "C" fn()` that never unwinds.
+        unsafe { libc::atexit(run_exit_hook) };
+    }
+}
+
+/// End the process at once with `status`, running no exit handler (`_exit`).
+pub fn exit_now(status: i32) -> ! {
+    // SAFETY: _exit has no preconditions and does not return.
+    unsafe { libc::_exit(status) }
+}
+
+extern "C" fn run_exit_hook() {
+    // A panic must not unwind into libc's exit.
+    if let Some(hook) = EXIT_HOOK.get() {
+        let _ = std::panic::catch_unwind(hook);
+    }
 }
 
 /// The time since some fixed point, at the resolution of the kernel's tick (a few ms):

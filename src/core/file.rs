@@ -433,6 +433,14 @@ impl File {
         mpi::finalize::on_finalize(hook)
     }
 
+    /// Run `hook` when the process exits through `exit()` or a return from `main` without
+    /// `MPI_Finalize` (registered once). HDF5 itself then closes nothing (`h5::init`)
+    /// unless the program started HDF5 before dah5: see [`h5::closes_files_at_exit`].
+    pub fn at_exit(hook: fn()) {
+        h5::open_library();
+        crate::os::at_exit(hook);
+    }
+
     /// Create or open the file every rank agreed on (collective).
     fn open_agreed(comm: &Arc<Comm>, request: FileRequest) -> Result<File> {
         // First: every rank is here (the open agreed), which attaching needs.

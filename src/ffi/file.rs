@@ -9,7 +9,7 @@ use crate::core::file::{
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
-use crate::ffi::handles::{registry, token};
+use crate::ffi::handles::{registry, token, try_registry};
 use crate::ffi::options::{dah5_file_options, file_options};
 use crate::ffi::{self, args, boundary, dah5_file, handle_ptr};
 
@@ -29,6 +29,7 @@ unsafe fn open_file(
 ) -> i32 {
     boundary(function, || {
         File::at_finalize(close_leaked)?;
+        File::at_exit(left_open_at_exit);
         let request = (|| {
             // SAFETY: by this function's contract.
             let path = unsafe { args::string(path, "path") }?;
@@ -244,6 +245,38 @@ fn close_leaked() {
     report.push('\n');
     // One write: the ranks' lines must not interleave.
     let _ = std::io::Write::write_all(&mut std::io::stderr(), report.as_bytes());
+}
+
+/// Say which files this rank leaves open when it exits without `MPI_Finalize` (`exit()`, a
+/// return from `main`, Fortran's `error stop`; run from atexit). They are not closed: a
+/// close is collective, and the other ranks are not known to be anywhere near one (they
+/// may wait in their own `MPI_Allreduce`), so MPI ends the job as it would without dah5.
+/// Should HDF5 close them itself at exit (the program started HDF5 before dah5 did), this
+/// rank ends at once instead, before that collective close could wait for ever.
+fn left_open_at_exit() {
+    // Another thread may hold the registry (in a call); then only the count is unknown.
+    let paths: Option<Vec<String>> = try_registry().map(|registry| {
+        let tokens = registry.file_tokens();
+        tokens
+            .into_iter()
+            .filter_map(|t| registry.get::<dah5_file>(handle_ptr(t)).ok())
+            .map(|f| format!("{:?}", f.path()))
+            .collect()
+    });
+    if paths.as_ref().is_some_and(Vec::is_empty) {
+        return;
+    }
+    let rank = crate::mpi::world_rank().map_or("?".to_string(), |(r, _)| r.to_string());
+    let files = paths.map_or("dah5 files".to_string(), |p| p.join(", "));
+    let report = format!(
+        "dah5: rank {rank} exits without MPI_Finalize with {files} open: not closed (a close \
+         is collective and the other ranks are not there); the data is as of the last \
+         dah5_file_flush\n"
+    );
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), report.as_bytes());
+    if crate::h5::closes_files_at_exit() {
+        crate::os::exit_now(1);
+    }
 }
 
 /// Turn MPI atomic mode on (`atomic` = 1) or off (0) for the file. In atomic mode, data one

@@ -154,6 +154,15 @@ pub fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The registry if no thread holds it now (for the exit hook, which must not wait).
+pub fn try_registry() -> Option<MutexGuard<'static, Registry>> {
+    match REGISTRY.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
+
 /// A C handle type: the parameter name it goes by, and what it stands for.
 pub trait Handle {
     type Value;

@@ -50,9 +50,10 @@ pub mod space;
 pub mod types;
 
 use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
-use hdf5_sys::h5::{H5get_libversion, H5open};
+use hdf5_sys::h5::{H5dont_atexit, H5get_libversion, H5open};
 use hdf5_sys::h5e::{H5E_DEFAULT, H5Eset_auto2};
 
 use crate::error::{Error, Result};
@@ -123,9 +124,19 @@ pub fn call_checked<T>(what: &str, f: impl FnOnce() -> (T, bool)) -> Result<T> {
 
 /// Set once `H5open` has run (see `init`).
 static OPENED: Once = Once::new();
+/// HDF5 registered its `atexit` handler (the program used HDF5 before dah5 did).
+static CLOSES_AT_EXIT: AtomicBool = AtomicBool::new(false);
 
 fn init() {
     OPENED.call_once(|| {
+        // HDF5's atexit handler closes every open file, and closing a parallel file is
+        // collective: a rank that called exit() with a file open waited there for ranks
+        // that were not coming, and the job hung instead of ending. Without the handler
+        // such a file stays as of its last flush; parallel HDF5 still shuts down in
+        // MPI_Finalize (its own MPI_COMM_SELF hook), where every rank is.
+        // SAFETY: H5dont_atexit only sets a flag; it fails when HDF5 is already running.
+        let stopped = unsafe { H5dont_atexit() } >= 0;
+        CLOSES_AT_EXIT.store(!stopped, Ordering::Release);
         // SAFETY: called under the global HDF5 lock; H5open has no preconditions, and a NULL
         // handler turns off HDF5's printing of errors to stderr (we report them ourselves).
         unsafe {
@@ -133,6 +144,13 @@ fn init() {
             H5Eset_auto2(H5E_DEFAULT, None, std::ptr::null_mut());
         }
     });
+}
+
+/// Whether HDF5 will close the files still open when the process exits, collectively:
+/// only when the program initialized HDF5 itself before dah5 did (see `init`).
+pub fn closes_files_at_exit() -> bool {
+    open_library();
+    CLOSES_AT_EXIT.load(Ordering::Acquire)
 }
 
 /// Initialize HDF5 now (it is otherwise initialized by the first call). Parallel HDF5

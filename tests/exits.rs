@@ -1,0 +1,84 @@
+//! A rank leaves the program with a file open (exit(), a return from main without
+//! MPI_Finalize, Fortran's error stop) while the others wait: the job ends as MPI ends it
+//! without dah5 (it hung in HDF5's exit handler, which closes files collectively), with a
+//! line on stderr per leaving rank naming the file, and the file opens as of its last flush.
+
+mod common;
+
+use std::path::Path;
+use std::time::Instant;
+
+use common::*;
+
+/// The file as of its flush: "flushed" holds 0..7, "unflushed" (created later) may be
+/// missing.
+fn assert_as_of_flush(dir: &Path, file: &str) {
+    let out = python_inline(
+        &format!(
+            "import h5py, numpy as np\n\
+             f = h5py.File('{file}', 'r')\n\
+             assert (f['flushed'][()] == np.arange(8)).all(), f['flushed'][()]\n\
+             print('as of the flush:', sorted(f))\n"
+        ),
+        dir,
+    );
+    assert!(out.contains("as of the flush"), "{out}");
+}
+
+/// Run the job and check that it ended in bounded time, never went on, and that each
+/// leaving rank said which file it left open.
+fn assert_ended(job: &Job, started: Instant, leaving_ranks: usize, what: &str) {
+    let took = started.elapsed().as_secs_f64();
+    let report = format!("{what}, {took:.1} s\n{}\n{}", job.stdout, job.stderr);
+    // Without dah5 the same job ends in about 1.5 s; a hang is the 120 s timeout.
+    assert!(took < 30.0, "{report}");
+    assert!(!job.stderr.contains("not reached"), "{report}");
+    assert_eq!(
+        job.stderr
+            .matches("exits without MPI_Finalize with \"exit.h5\" open")
+            .count(),
+        leaving_ranks,
+        "{report}"
+    );
+    assert!(
+        job.stderr
+            .contains("the data is as of the last dah5_file_flush"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_rank_that_exits_with_a_file_open_ends_the_job_and_leaves_the_file_as_of_its_flush() {
+    let exe = build_c(&["tests/c/exit_open.c"], "exit_open");
+    for (mode, wait, ranks) in [
+        ("exit", "allreduce", 2),
+        ("exit", "flush", 3),
+        ("return", "allreduce", 3),
+        ("return", "flush", 2),
+        ("all-exit", "flush", 2),
+    ] {
+        let dir = scratch(&format!("exit_open_{mode}_{wait}_{ranks}"));
+        let started = Instant::now();
+        let job = mpiexec(ranks, &exe, &["exit.h5", mode, wait], &[], &dir);
+        let leaving = if mode == "all-exit" {
+            ranks as usize
+        } else {
+            1
+        };
+        assert_ended(&job, started, leaving, &format!("{mode} {wait} {ranks}"));
+        assert_as_of_flush(&dir, "exit.h5");
+    }
+}
+
+#[test]
+fn fortran_error_stop_with_a_file_open_ends_the_job() {
+    let exe = build_fortran(&["tests/fortran/error_stop.f90"], "error_stop");
+    for ranks in [2, 3] {
+        let dir = scratch(&format!("error_stop_{ranks}"));
+        let started = Instant::now();
+        let job = mpiexec(ranks, &exe, &["exit.h5"], &[], &dir);
+        assert_ended(&job, started, 1, &format!("error stop, {ranks} ranks"));
+        assert!(job.stderr.contains("a solver failed"), "{}", job.stderr);
+        assert_as_of_flush(&dir, "exit.h5");
+    }
+}
