@@ -328,14 +328,17 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
     // The patterns of a library-based code: the failing rank returns its error, every rank
     // meets in the caller's own MPI_Barrier, closes and calls MPI_Finalize; no MPI_Abort.
     let exe = build_c(&["tests/c/out_of_step.c"], "out_of_step");
-    // Each case with the agreements on the shared-memory board and through MPI messages.
-    for (mode, ranks, via) in [
-        ("skip", 3, "board"),
-        ("forgot", 2, "board"),
-        ("late", 4, "board"),
-        ("skip", 3, "mpi"),
-        ("forgot", 2, "mpi"),
-        ("late", 4, "mpi"),
+    // Each case with the agreements on the shared-memory board and through MPI messages,
+    // after a flush and (the file's metadata still only in memory) before any.
+    for (mode, ranks, via, flushed) in [
+        ("skip", 3, "board", true),
+        ("forgot", 2, "board", true),
+        ("late", 4, "board", true),
+        ("skip", 3, "mpi", true),
+        ("forgot", 2, "mpi", true),
+        ("late", 4, "mpi", true),
+        ("skip", 2, "board", false),
+        ("forgot", 3, "mpi", false),
     ] {
         let env = [
             ("DAH5_COLLECTIVE_TIMEOUT", "2"),
@@ -344,9 +347,14 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
                 if via == "mpi" { "off" } else { "on" },
             ),
         ];
-        let dir = scratch(&format!("out_of_step_{mode}_{via}"));
+        let dir = scratch(&format!("out_of_step_{mode}_{via}_{flushed}"));
         let started = std::time::Instant::now();
-        let job = mpiexec(ranks, &exe, &["oos.h5", mode], &env, &dir);
+        let args: &[&str] = if flushed {
+            &["oos.h5", mode]
+        } else {
+            &["oos.h5", mode, "unflushed"]
+        };
+        let job = mpiexec(ranks, &exe, args, &env, &dir);
         let took = started.elapsed().as_secs();
         let lines: Vec<&str> = job
             .stdout
@@ -354,7 +362,7 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
             .filter(|l| l.starts_with("rank "))
             .collect();
         let report = format!(
-            "{mode} via {via}, {took} s:\n{}\n{}",
+            "{mode} via {via} (flushed: {flushed}), {took} s:\n{}\n{}",
             job.stdout, job.stderr
         );
         assert!(job.success && lines.len() == ranks as usize, "{report}");
@@ -395,6 +403,8 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
             ranks as usize,
             "{report}"
         );
+        // Every rank called MPI_Finalize: nothing is said at exit.
+        assert!(!job.stderr.contains("exits without"), "{report}");
         let out = python_inline(
             "import h5py, numpy as np\n\
              f = h5py.File('oos.h5', 'r')\n\

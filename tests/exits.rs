@@ -82,3 +82,23 @@ fn fortran_error_stop_with_a_file_open_ends_the_job() {
         assert_as_of_flush(&dir, "exit.h5");
     }
 }
+
+#[test]
+fn a_file_never_flushed_is_left_a_valid_empty_file_by_a_rank_that_exits() {
+    let exe = build_c(&["tests/c/exit_open.c"], "exit_open");
+    for (wait, ranks) in [("allreduce", 2), ("flush", 3)] {
+        let dir = scratch(&format!("exit_open_early_{wait}_{ranks}"));
+        let started = Instant::now();
+        let job = mpiexec(ranks, &exe, &["exit.h5", "early", wait], &[], &dir);
+        assert_ended(&job, started, 1, &format!("early {wait} {ranks}"));
+        // HDF5 writes a new file's superblock at its first flush: dah5 flushes at create.
+        let out = python_inline(
+            "import h5py\n\
+             f = h5py.File('exit.h5', 'r')\n\
+             assert len(f) == 0, list(f)\n\
+             print('an empty HDF5 file')\n",
+            &dir,
+        );
+        assert!(out.contains("an empty HDF5 file"), "{out}");
+    }
+}

@@ -254,6 +254,11 @@ fn close_leaked() {
 /// Should HDF5 close them itself at exit (the program started HDF5 before dah5 did), this
 /// rank ends at once instead, before that collective close could wait for ever.
 fn left_open_at_exit() {
+    // After MPI_Finalize the finalize hook has said what it could not close, and HDF5
+    // closed those files there, where every rank was.
+    if crate::mpi::finalize::finalize_began() {
+        return;
+    }
     // Another thread may hold the registry (in a call); then only the count is unknown.
     let paths: Option<Vec<String>> = try_registry().map(|registry| {
         let tokens = registry.file_tokens();

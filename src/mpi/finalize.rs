@@ -22,6 +22,11 @@ pub fn surely_active() -> bool {
     REGISTERED.load(Ordering::Acquire) && !FINALIZING.load(Ordering::Acquire)
 }
 
+/// Whether the program has called `MPI_Finalize` (the hook began to run).
+pub fn finalize_began() -> bool {
+    FINALIZING.load(Ordering::Acquire)
+}
+
 /// Run `hook` at `MPI_Finalize` (registered once per process; later calls do nothing).
 pub fn on_finalize(hook: fn()) -> Result<()> {
     if HOOK.set(hook).is_err() {

@@ -4,16 +4,17 @@
  * The job must end as it does without dah5 (MPI ends it), with a line on stderr naming the
  * open file, and the file must open as of its last flush.
  *
- *   mpiexec -n N ./exit_open PATH exit|return|all-exit WAIT
+ *   mpiexec -n N ./exit_open PATH exit|return|all-exit|early WAIT
  *
  *   exit      the last rank calls exit(3)
+ *   early     the last rank calls exit(3) right after the create, before any flush
  *   return    the last rank returns 0 from main without MPI_Finalize
  *   all-exit  every rank calls exit(0) without MPI_Finalize
  *   WAIT      what the other ranks do meanwhile: allreduce (their own MPI_Allreduce) or
  *             flush (a dah5 collective call)
  *
- * Before leaving, every rank has written and flushed "flushed" (8 float64 0..7) and created
- * "unflushed" without a flush.
+ * Before leaving (but early), every rank has written and flushed "flushed" (8 float64 0..7)
+ * and created "unflushed" without a flush.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,11 @@ int main(int argc, char **argv)
     uint64_t dims[1] = {8}, offset[1] = {0}, count[1] = {rank == 0 ? 8 : 0};
     double values[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     check(dah5_file_create_comm(MPI_COMM_WORLD, argv[1], DAH5_TRUNC, &file), "create");
+    int early = strcmp(mode, "early") == 0;
+    if (early && rank == size - 1)
+        exit(3);
+    if (early)
+        goto wait;
     check(dah5_dataset_create(file, "flushed", DAH5_FLOAT64, 1, dims, NULL, &flushed), "dataset");
     check(dah5_write_block(flushed, offset, count, DAH5_FLOAT64, values, DAH5_COLLECTIVE), "write");
     check(dah5_file_flush(file), "flush");
@@ -48,6 +54,7 @@ int main(int argc, char **argv)
             return 0;
         exit(strcmp(mode, "exit") == 0 ? 3 : 0);
     }
+wait:
     if (strcmp(wait, "allreduce") == 0) {
         int one = 1, sum = 0;
         MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

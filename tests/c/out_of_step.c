@@ -5,11 +5,14 @@
  * must end (no MPI_Abort anywhere), every dah5 call returning within the collective timeout,
  * and the file must stay readable as of its last flush.
  *
- *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n N ./out_of_step PATH skip|forgot|late
+ *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n N ./out_of_step PATH skip|forgot|late|closes [unflushed]
  *
  *   skip    rank 0 alone calls dah5_dataset_create; the others go straight to the barrier
- *   forgot  rank 0 writes with DAH5_COLLECTIVE, the others forgot the flag (independent)
+ *   forgot  rank 0 writes with DAH5_COLLECTIVE, the others forgot the flag (independent);
+ *           every rank writes a part of "before"
  *   late    rank 1 comes to dah5_dataset_create 4 s after the others gave up on it
+ *   closes  rank 0 closes dataset "a", the others "b" (the closes differ)
+ *   unflushed: "before" is written but the file never flushed before things go wrong
  *
  * Rank 0 prints one line per rank: "rank R: <step> <status> (<seconds it took>s), ...".
  */
@@ -35,9 +38,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (argc != 3)
+    if (argc != 3 && argc != 4)
         MPI_Abort(MPI_COMM_WORLD, 2);
     const char *mode = argv[2];
+    int flushed = argc == 3;
     dah5_file *file = NULL;
     dah5_dataset *before = NULL, *dset = NULL;
     uint64_t dims[1] = {8}, offset[1] = {0}, count[1] = {0};
@@ -48,8 +52,13 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 3);
     count[0] = rank == 0 ? 8 : 0;
     if (dah5_write_block(before, offset, count, DAH5_FLOAT64, rank == 0 ? values : NULL, 0) != DAH5_OK ||
-        dah5_file_flush(file) != DAH5_OK)
+        (flushed && dah5_file_flush(file) != DAH5_OK))
         MPI_Abort(MPI_COMM_WORLD, 4);
+    dah5_dataset *a = NULL, *b = NULL;
+    if (strcmp(mode, "closes") == 0 &&
+        (dah5_dataset_create(file, "a", DAH5_FLOAT64, 1, dims, NULL, &a) != DAH5_OK ||
+         dah5_dataset_create(file, "b", DAH5_FLOAT64, 1, dims, NULL, &b) != DAH5_OK))
+        MPI_Abort(MPI_COMM_WORLD, 6);
 
     double start = MPI_Wtime();
     if (strcmp(mode, "skip") == 0) {
@@ -57,8 +66,15 @@ int main(int argc, char **argv)
             note("create", dah5_dataset_create(file, "x", DAH5_FLOAT64, 1, dims, NULL, &dset), start);
     } else if (strcmp(mode, "forgot") == 0) {
         uint32_t flags = rank == 0 ? DAH5_COLLECTIVE : 0;
-        count[0] = rank == 0 ? 8 : 0;
-        note("write", dah5_write_block(before, offset, count, DAH5_FLOAT64, rank == 0 ? values : NULL, flags), start);
+        /* Every rank a part of the 8 values (rank 0 the rest). */
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        uint64_t part = 8 / (uint64_t)size;
+        offset[0] = rank == 0 ? 0 : 8 - part * (uint64_t)(size - rank);
+        count[0] = rank == 0 ? 8 - part * (uint64_t)(size - 1) : part;
+        note("write", dah5_write_block(before, offset, count, DAH5_FLOAT64, values + offset[0], flags), start);
+    } else if (strcmp(mode, "closes") == 0) {
+        note("dsclose", rank == 0 ? dah5_dataset_close(&a) : dah5_dataset_close(&b), start);
     } else if (strcmp(mode, "late") == 0) {
         if (rank == 1)
             sleep(4);
