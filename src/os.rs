@@ -77,11 +77,21 @@ pub fn free_bytes(dir: &Path) -> io::Result<u64> {
 /// Allocate the file system blocks of `len` bytes at `offset` of `file` (fallocate, mode
 /// 0: the file grows if needed), so that writing them later cannot run out of space.
 pub fn allocate(file: &File, offset: u64, len: u64) -> io::Result<()> {
+    fallocate(file, 0, offset, len)
+}
+
+/// As [`allocate`], leaving the file's size as it is (`FALLOC_FL_KEEP_SIZE`): blocks
+/// reserved beyond the end, which a truncate to the file's own size gives back.
+pub fn allocate_beyond_end(file: &File, offset: u64, len: u64) -> io::Result<()> {
+    fallocate(file, libc::FALLOC_FL_KEEP_SIZE, offset, len)
+}
+
+fn fallocate(file: &File, mode: libc::c_int, offset: u64, len: u64) -> io::Result<()> {
     let too_big = || io::Error::from(io::ErrorKind::FileTooLarge);
     let start = libc::off_t::try_from(offset).map_err(|_| too_big())?;
     let size = libc::off_t::try_from(len).map_err(|_| too_big())?;
     // SAFETY: `file` is an open descriptor; `start` and `size` are valid offsets.
-    if unsafe { libc::fallocate(file.as_raw_fd(), 0, start, size) } != 0 {
+    if unsafe { libc::fallocate(file.as_raw_fd(), mode, start, size) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())

@@ -160,7 +160,7 @@ impl File {
     fn check_attr_write<'a>(&self, at: AttrName<'a>) -> Result<AttrName<'a>> {
         self.shared.check_writable()?;
         let at = at.check()?;
-        self.claim_room(|| at.describe(), 0)?;
+        self.claim_room(|| at.describe(), 0, 0)?;
         Ok(at)
     }
 

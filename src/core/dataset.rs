@@ -133,7 +133,9 @@ impl File {
         check_dims(&request.dims, request.dtype.size())?;
         let layout = self.layout_of(request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
-        self.claim_room(|| format!("dataset {:?}", request.name), bytes)?;
+        let reserved_at_create = layout.is_contiguous() && space::worth_reserving(bytes);
+        let unreserved = if reserved_at_create { 0 } else { bytes };
+        self.claim_room(|| format!("dataset {:?}", request.name), bytes, unreserved)?;
         Ok(layout)
     }
 
@@ -236,7 +238,8 @@ impl File {
         // included, is settled, so no rank is left waiting.
         let reserved = if comm.rank() == 0 {
             h5::dataset::storage(id).and_then(|storage| match storage.offset {
-                Some(offset) => space::reserve(&self.shared.path, name, offset, bytes),
+                Some(offset) => space::reserve(&self.shared.path, name, offset, bytes)
+                    .inspect(|()| self.shared.room.reserved_at(offset, bytes)),
                 None => Ok(()),
             })
         } else {

@@ -476,13 +476,17 @@ impl File {
             || h5::file::mpi_file(&id)
                 .and_then(|file| mpi::info::writes_visible_at_once(file, options.file_sync))
                 .unwrap_or(false);
+        let room = space::Room::new(&request.path, options.tuning.metadata_cache_limit());
+        if writable && comm.rank() == 0 {
+            room.start_at_file_size();
+        }
         Ok(File {
             shared: Arc::new(FileShared {
                 comm: comm.clone(),
                 order: request.order,
                 writable,
                 checked: options.checks,
-                room: space::Room::new(&request.path, options.tuning.metadata_cache_limit()),
+                room,
                 path: request.path,
                 failure: Mutex::new(None),
                 open_datasets: Mutex::new(Vec::new()),
@@ -527,9 +531,22 @@ impl File {
 
     /// Claim room on the disk for `what` (a dataset of `bytes`, or an attribute), counting
     /// the metadata HDF5 has not written yet (see `space::Room`). Local.
-    pub(crate) fn claim_room(&self, what: impl FnOnce() -> String, bytes: u64) -> Result<()> {
+    /// Rank 0 also reserves the file's blocks ahead of HDF5's allocations
+    /// (`space::Room::reserve_ahead`), for the metadata and for `unreserved` of the data:
+    /// what is not reserved at its own offset once created.
+    pub(crate) fn claim_room(
+        &self,
+        what: impl Fn() -> String,
+        bytes: u64,
+        unreserved: u64,
+    ) -> Result<()> {
         let cached = || h5::file::metadata_cache_bytes(&self.id);
-        self.shared.room.claim(what, bytes, cached)
+        let room = &self.shared.room;
+        room.claim(&what, bytes, cached)?;
+        if self.shared.comm.rank() != 0 {
+            return Ok(());
+        }
+        room.reserve_ahead(space::allocated_by(unreserved), what)
     }
 
     /// The path the file was created or opened with.
@@ -546,6 +563,7 @@ impl File {
             result = result.and(dataset.close());
         }
         result = result.and(self.id.close());
+        self.shared.room.release_reserved();
         result?;
         let own = self.shared.failure();
         if agreed.failure_word == 0 {

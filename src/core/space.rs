@@ -25,6 +25,12 @@ const TRUSTED_FOR: Duration = Duration::from_millis(100);
 /// What one dataset create or attribute write is assumed to add to the file's metadata.
 const METADATA_PER_CALL: u64 = 4096;
 
+/// How far beyond what a call needs the file's blocks are reserved at once (see
+/// [`Room::reserve_ahead`]): one fallocate per this much growth (some 40 datasets of the
+/// metadata loop), little enough beside [`METADATA_MARGIN`] that the free-space checks,
+/// which see it as taken, do not refuse sooner.
+const RESERVE_AHEAD: u64 = 64 << 10;
+
 /// Bytes an unprivileged writer can still use on the file system holding `path` (its
 /// directory, when the file does not exist yet).
 pub fn free_bytes(path: &str) -> Option<u64> {
@@ -80,6 +86,18 @@ pub struct Room {
     /// When statvfs last answered ([`os::coarse_clock`]), and what it said minus what was
     /// claimed since.
     known: Mutex<Option<(Duration, u64)>>,
+    /// Where HDF5 allocates next, as rank 0 reckons it, and how far it reserved the file's
+    /// blocks ([`Room::reserve_ahead`]).
+    reserved: Mutex<Reserved>,
+}
+
+#[derive(Debug, Default)]
+struct Reserved {
+    /// The file's size at open plus what every claim since said it adds: HDF5's end of
+    /// allocation (which the MPI-IO driver does not tell: `H5Fget_eoa` wants a SWMR
+    /// driver), give or take the alignment and metadata blocks [`RESERVE_AHEAD`] covers.
+    end: u64,
+    to: u64,
 }
 
 impl Room {
@@ -89,6 +107,84 @@ impl Room {
             path: path.to_string(),
             cache_limit,
             known: Mutex::new(None),
+            reserved: Mutex::default(),
+        }
+    }
+
+    /// Start reckoning where HDF5 allocates from the file's size now (rank 0, at open).
+    pub fn start_at_file_size(&self) {
+        let size = std::fs::metadata(file_name::os_path(&self.path)).map_or(0, |m| m.len());
+        self.reserved.lock().unwrap_or_else(|e| e.into_inner()).end = size;
+    }
+
+    /// Reserve the file's blocks (fallocate, keeping its size) for a call that makes HDF5
+    /// allocate `grows_by` more bytes, and [`RESERVE_AHEAD`] more when it must reserve at
+    /// all. The metadata HDF5 holds in memory is written at a flush or close into space it
+    /// allocated before: if another program fills the disk meanwhile, that write fails,
+    /// and HDF5 1.10 does not recover (the collective close hung, or crashed in
+    /// MPI_Finalize, and the file could not be opened). Reserved, those blocks are the
+    /// file's, and so are those of the small datasets' data. One rank reserves for the
+    /// file (it is one file on storage).
+    pub fn reserve_ahead(&self, grows_by: u64, what: impl FnOnce() -> String) -> Result<()> {
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        let wanted = reserved.end.saturating_add(grows_by);
+        if wanted <= reserved.to {
+            reserved.end = wanted;
+            return Ok(());
+        }
+        let Ok(file) = std::fs::OpenOptions::new()
+            .write(true)
+            .open(file_name::os_path(&self.path))
+        else {
+            return Ok(());
+        };
+        let start = reserved.to;
+        let to = wanted.saturating_add(RESERVE_AHEAD);
+        // Short of the full step ahead, what this call needs is enough.
+        let result = os::allocate_beyond_end(&file, start, to - start)
+            .map(|()| to)
+            .or_else(|_| os::allocate_beyond_end(&file, start, wanted - start).map(|()| wanted));
+        match result {
+            Ok(to) => reserved.to = to,
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
+                return Err(Error::new(
+                    ErrorKind::NoSpace,
+                    format!(
+                        "{} needs room for its data and metadata, but the file system of \
+                         {:?} has none left to reserve (fallocate: {e}); nothing was done, \
+                         and the file holds everything written before",
+                        what(),
+                        self.path
+                    ),
+                ));
+            }
+            // A file system that cannot reserve (EOPNOTSUPP, e.g. NFSv3): nothing reserved.
+            Err(_) => {}
+        }
+        reserved.end = wanted;
+        Ok(())
+    }
+
+    /// Note a dataset's data reserved at its own `offset` ([`reserve`]): HDF5 allocates
+    /// beyond it, after the alignment that the reckoning of [`Room::reserve_ahead`] lacks.
+    pub fn reserved_at(&self, offset: u64, len: u64) {
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        let end = offset.saturating_add(len);
+        reserved.end = reserved.end.max(end);
+        reserved.to = reserved.to.max(end);
+    }
+
+    /// Give back the blocks reserved beyond the file's end (after its close): a truncate to
+    /// its own size frees them.
+    pub fn release_reserved(&self) {
+        if self.reserved.lock().unwrap_or_else(|e| e.into_inner()).to == 0 {
+            return;
+        }
+        if let Ok(file) = std::fs::OpenOptions::new()
+            .write(true)
+            .open(file_name::os_path(&self.path))
+        {
+            let _ = file.metadata().and_then(|m| file.set_len(m.len()));
         }
     }
 
@@ -129,6 +225,12 @@ impl Room {
 /// Whether a dataset of `bytes` gets its space reserved at create (see [`reserve`]).
 pub fn worth_reserving(bytes: u64) -> bool {
     bytes >= RESERVED_SIZE
+}
+
+/// What a call that adds `bytes` of data makes HDF5 allocate, about: the data, and
+/// [`METADATA_PER_CALL`].
+pub fn allocated_by(bytes: u64) -> u64 {
+    bytes.saturating_add(METADATA_PER_CALL)
 }
 
 /// Reserve the file system blocks for `len` bytes at `offset` of the file `path`

@@ -65,7 +65,8 @@ int main(int argc, char **argv)
     }
     /* Data and metadata running out: small datasets (written) with an attribute each, until
      * the disk no longer has room for their metadata. The last one is refused on every
-     * rank, before HDF5 fails a metadata write, and the file closes normally. */
+     * rank (the create, or the attribute write of the last dataset), before HDF5 fails a
+     * metadata write, and the file closes normally. */
     double steps[64]; /* an attribute's value is the same on every rank */
     for (int i = 0; i < 64; i++)
         steps[i] = i;
