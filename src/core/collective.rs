@@ -24,13 +24,14 @@ use std::sync::Arc;
 use crate::core::closing::{self, Closes};
 use crate::core::file::FileShared;
 use crate::error::{Error, ErrorKind, Result};
-use crate::mpi::agree::agree;
+use crate::h5;
+use crate::mpi::agree::{agree, agree_if_ready};
 use crate::mpi::comm::Comm;
 pub use crate::mpi::digest::Args;
 
 /// Something a collective call acts on: the ranks of its communicator make the call.
 pub trait Members {
-    fn comm(&self) -> &Comm;
+    fn comm(&self) -> &Arc<Comm>;
 
     /// Whether its collective calls are agreed on (`DAH5_NO_CHECKS` turns it off).
     fn checked(&self) -> bool {
@@ -79,24 +80,62 @@ pub trait Collective: Sized {
 /// Run a collective call: check → agree → act. `request` is this rank's parsed arguments,
 /// or why they could not be parsed (it takes part in the agreement all the same).
 pub fn run<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<C::Output> {
+    run_in_section(target, request).map(|(output, _section)| output)
+}
+
+/// [`run`], keeping HDF5's collective section for what the caller does next on every rank
+/// alike (a close's HDF5 calls after its agreement).
+pub fn run_in_section<C: Collective>(
+    target: &mut C::Target,
+    request: Result<C>,
+) -> Result<(C::Output, h5::Section)> {
     let request = request.and_then(|r| r.check(target));
     if !target.checked() {
-        return run_unchecked(target, request?);
+        let section = h5::enter_section();
+        return run_unchecked(target, request?).map(|output| (output, section));
     }
     let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
-    let max = {
-        let closes = target.file().map(FileShared::closes);
-        let closed = closes.as_deref().map(Closes::names);
-        let args = request.as_ref().map(|r| match closed {
-            Some(names) => r.args(target).text(closing::ARG, names),
-            None => r.args(target),
-        });
-        agree(target.comm(), C::NAME, args, local_max)?
+    // Every rank acts holding HDF5's collective section, or none does: a rank whose other
+    // thread holds it says it is not ready, and all make the agreement again after a
+    // random pause. One thread (the usual case) always gets it at once.
+    let mut attempt = 0;
+    let (max, section) = loop {
+        let section = h5::try_enter_section();
+        let agreed = {
+            let closes = target.file().map(FileShared::closes);
+            let closed = closes.as_deref().map(Closes::names);
+            let args = request.as_ref().map(|r| match closed {
+                Some(names) => r.args(target).text(closing::ARG, names),
+                None => r.args(target),
+            });
+            agree_if_ready(target.comm(), C::NAME, args, local_max, section.is_some())?
+        };
+        // Every rank is told the same: the agreement held when every rank was ready.
+        if let (Some(max), Some(section)) = (agreed, section) {
+            break (max, section);
+        }
+        // (The section, if this rank took it, was let go with the tuple.)
+        pause_before_trying_again(attempt);
+        attempt += 1;
     };
     if let Some(file) = target.file() {
         file.finish_closes();
     }
-    request?.act(target, max)
+    request?.act(target, max).map(|output| (output, section))
+}
+
+/// Wait a random time, longer after each attempt (up to some 5 ms), so that two threads
+/// whose collective calls keep finding each other in the section on different ranks
+/// stop meeting.
+fn pause_before_trying_again(attempt: u32) {
+    use std::hash::{BuildHasher, Hasher};
+    // A new RandomState each call draws new keys: a cheap random number.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(attempt);
+    let limit_micros = 20u64 << attempt.min(8);
+    std::thread::sleep(std::time::Duration::from_micros(
+        hasher.finish() % limit_micros,
+    ));
 }
 
 /// A collective call with the checks off: check → act, and the maximum `act` needs from one
@@ -153,7 +192,7 @@ pub fn settle(
 }
 
 impl Members for Arc<Comm> {
-    fn comm(&self) -> &Comm {
+    fn comm(&self) -> &Arc<Comm> {
         self
     }
 }

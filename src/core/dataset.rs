@@ -349,7 +349,7 @@ impl Collective for OpenDataset {
 }
 
 impl Members for Dataset {
-    fn comm(&self) -> &Comm {
+    fn comm(&self) -> &Arc<Comm> {
         &self.file.comm
     }
 

@@ -332,7 +332,7 @@ pub struct CloseAgreed {
 }
 
 impl Members for File {
-    fn comm(&self) -> &Comm {
+    fn comm(&self) -> &Arc<Comm> {
         &self.shared.comm
     }
 

@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use crate::core::collective::{self, Collective};
+use crate::core::collective::{self, Collective, Members};
 use crate::core::dataset::{
     CloseDataset, CreateDataset, Dataset, DatasetRequest, Extend, OpenDataset,
 };
@@ -11,7 +11,7 @@ use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_code, dtype_from_code};
-use crate::ffi::handles::{Registry, registry, token};
+use crate::ffi::handles::{self, Registry, registry, token};
 use crate::ffi::options::{dah5_dataset_options, dataset_options};
 use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file};
 
@@ -146,15 +146,21 @@ pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> 
         if handle.is_null() {
             return Ok(());
         }
-        let mut registry = registry();
-        let open = registry.get_mut(handle)?;
-        if open.closes_alone() {
-            collective::run(open, Ok(CloseDataset))?;
-        }
-        let handle = registry.remove_dataset(token(handle)?)?;
+        let shared = handles::shared(handle)?;
+        let mut open = handles::hold::<dah5_dataset>(&shared)?;
+        let comm = open.comm().clone();
+        let _turn = comm.one_call_at_a_time();
+        // A close with collective work keeps HDF5's collective section to the end.
+        let _section = match open.closes_alone() {
+            true => Some(collective::run_in_section(&mut *open, Ok(CloseDataset))?.1),
+            false => None,
+        };
+        // Taken while held: a call on it from another thread finds it closed.
+        let closing = open.take();
+        registry().remove_dataset(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *dataset = std::ptr::null_mut() };
-        handle.close_by_caller()
+        closing.close_by_caller()
     })
 }
 
@@ -169,9 +175,9 @@ pub unsafe extern "C" fn dah5_dataset_dtype(
     dataset: *const dah5_dataset,
     dtype_out: *mut i32,
 ) -> i32 {
-    ffi::local("dah5_dataset_dtype", dataset, |dataset| {
+    ffi::dataset_facts("dah5_dataset_dtype", dataset, |facts| {
         args::out(dtype_out, "dtype_out")?;
-        let code = dtype_code(dataset.dtype());
+        let code = dtype_code(facts.dtype);
         // SAFETY: checked non-NULL.
         unsafe { *dtype_out = code };
         Ok(())
@@ -189,9 +195,9 @@ pub unsafe extern "C" fn dah5_dataset_ndims(
     dataset: *const dah5_dataset,
     ndims_out: *mut u32,
 ) -> i32 {
-    ffi::local("dah5_dataset_ndims", dataset, |dataset| {
+    ffi::dataset_facts("dah5_dataset_ndims", dataset, |facts| {
         args::out(ndims_out, "ndims_out")?;
-        let ndims = dataset.ndims() as u32;
+        let ndims = facts.dims.len() as u32;
         // SAFETY: checked non-NULL.
         unsafe { *ndims_out = ndims };
         Ok(())
@@ -213,9 +219,9 @@ pub unsafe extern "C" fn dah5_dataset_dims(
     capacity: u32,
     dims_out: *mut u64,
 ) -> i32 {
-    ffi::local("dah5_dataset_dims", dataset, |dataset| {
+    ffi::dataset_facts("dah5_dataset_dims", dataset, |facts| {
         args::out(dims_out, "dims_out")?;
-        let dims = dataset.dims();
+        let dims = &facts.dims;
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
                 "capacity = {capacity} is less than the dataset's ndims = {}",
@@ -288,5 +294,13 @@ pub unsafe extern "C" fn dah5_dataset_extend(
         // SAFETY: `new_dims` has `ndims` entries by the contract.
         unsafe { args::u64s(new_dims, ndims as usize, "new_dims") }.map(Extend)
     };
-    ffi::collective(dataset, request, |_, ()| Ok(()))
+    boundary(Extend::NAME, || {
+        let dims = ffi::run_held(dataset, |target| {
+            let request = request(target);
+            collective::run(target, request)?;
+            Ok(target.dims())
+        })?;
+        // What dah5_dataset_dims answers from now.
+        registry().set_dims(dataset, dims)
+    })
 }

@@ -11,7 +11,7 @@ use crate::ffi::consts::{
     DAH5_DIRECT_LOCK, DAH5_NO_FILE_LOCKING, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC,
     check_known, dtype_code, dtype_from_code, order, writable,
 };
-use crate::ffi::handles::registry;
+use crate::ffi::handles::{self, registry};
 use crate::ffi::{self, args, boundary, dah5_direct, handle_ptr};
 
 /// Create (or add to) an HDF5 file a dataset for direct mode: contiguous, allocated now,
@@ -286,7 +286,9 @@ pub unsafe extern "C" fn dah5_direct_close(direct: *mut *mut dah5_direct) -> i32
         if token == 0 {
             return Ok(());
         }
-        registry().remove_direct(token)?;
+        let removed = registry().remove_direct(token)?;
+        // Closed once no other thread's call holds it.
+        drop(handles::take(&removed));
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *direct = std::ptr::null_mut() };
         Ok(())

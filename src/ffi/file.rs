@@ -2,16 +2,16 @@
 
 use std::ffi::c_char;
 
-use crate::core::collective::{self, Collective};
+use crate::core::collective::{self, Collective, Members};
 use crate::core::file::{
     Access, CloseFile, CreateFile, File, FileCall, FileRequest, Flush, OpenFile, SetAtomic,
 };
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
-use crate::ffi::handles::{registry, token, try_registry};
+use crate::ffi::handles::{self, Handle, registry, token, try_registry};
 use crate::ffi::options::{dah5_file_options, file_options};
-use crate::ffi::{self, args, boundary, dah5_file, handle_ptr};
+use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file, handle_ptr};
 
 /// Shared body of create and open: parse this rank's arguments (keeping a local error for
 /// the agreement), create or open collectively with `open`, register the handle.
@@ -195,13 +195,34 @@ pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
         if handle.is_null() {
             return Ok(());
         }
-        let mut registry = registry();
-        let agreed = collective::run(registry.get_mut(handle)?, Ok(CloseFile))?;
-        let (closing, datasets) = registry.remove_file(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
-        unsafe { *file = std::ptr::null_mut() };
-        closing.close(agreed, datasets)
+        close_file(handle, || unsafe { *file = std::ptr::null_mut() })
     })
+}
+
+/// Close the file `handle` (collective): agree, take it and its datasets out of the
+/// registry (then `taken` runs), and close them, holding HDF5's collective section from the
+/// agreement to the end. If the ranks disagree nothing is taken out or closed. The file's
+/// datasets are held from the start, as every call holds its handle before it waits for
+/// its file's turn: so a call on one of them from another thread ends first.
+fn close_file(handle: *mut dah5_file, taken: impl FnOnce()) -> Result<()> {
+    let token = token(handle)?;
+    let shared = handles::shared(handle)?;
+    let mut open = handles::hold::<dah5_file>(&shared)?;
+    let datasets = registry().datasets_of(token);
+    let held: Vec<_> = datasets
+        .iter()
+        .filter_map(|d| handles::hold::<dah5_dataset>(d).ok())
+        .collect();
+    let comm = open.comm().clone();
+    let _turn = comm.one_call_at_a_time();
+    let (agreed, _section) = collective::run_in_section(&mut *open, Ok(CloseFile))?;
+    // Taken while held: a call on them from another thread finds them closed.
+    let closing = open.take();
+    let datasets = held.into_iter().map(handles::Held::take).collect();
+    registry().remove_file(token)?;
+    taken();
+    closing.close(agreed, datasets)
 }
 
 /// Close the files the program left open when it calls `MPI_Finalize` (run from MPI's
@@ -211,8 +232,7 @@ pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
 /// whose collective calls are out of step (a timeout) cannot be agreed on: it is left to
 /// HDF5, which closes it in `MPI_Finalize` when every rank gets there; nothing here waits.
 fn close_leaked() {
-    let mut registry = registry();
-    let tokens = registry.file_tokens();
+    let tokens = registry().file_tokens();
     if tokens.is_empty() {
         return;
     }
@@ -223,16 +243,13 @@ fn close_leaked() {
     );
     for token in tokens {
         let handle: *mut dah5_file = handle_ptr(token);
-        let Ok(path) = registry.get(handle).map(|f| f.path().to_string()) else {
+        let Ok(shared) = handles::shared(handle) else {
             continue;
         };
-        let closed = registry
-            .get_mut(handle)
-            .and_then(|f| collective::run(f, Ok(CloseFile)))
-            .and_then(|agreed| {
-                let (handle, datasets) = registry.remove_file(token)?;
-                handle.close(agreed, datasets)
-            });
+        let Ok(path) = handles::hold::<dah5_file>(&shared).map(|f| f.path().to_string()) else {
+            continue;
+        };
+        let closed = close_file(handle, || ());
         report.push_str(&match closed {
             Ok(()) => format!(" dah5 closed {path:?}."),
             Err(e) => format!(
@@ -264,8 +281,14 @@ fn left_open_at_exit() {
         let tokens = registry.file_tokens();
         tokens
             .into_iter()
-            .filter_map(|t| registry.get::<dah5_file>(handle_ptr(t)).ok())
-            .map(|f| format!("{:?}", f.path()))
+            .filter_map(|t| <dah5_file as Handle>::get(&registry, t).ok())
+            .map(|shared| match shared.try_lock() {
+                Ok(open) => open
+                    .as_ref()
+                    .map_or(String::new(), |f| format!("{:?}", f.path())),
+                Err(_) => "a file in use by another thread".to_string(),
+            })
+            .filter(|path| !path.is_empty())
             .collect()
     });
     if paths.as_ref().is_some_and(Vec::is_empty) {

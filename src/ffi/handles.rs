@@ -1,13 +1,16 @@
 //! The registry of live handles. A handle given to C is never a pointer to memory: it is a
 //! token (kind tag, slot index, generation) dressed as a pointer. Looking it up checks all
 //! three, so a closed, stale, foreign or made-up handle is `DAH5_ERR_INVALID_HANDLE`, never
-//! undefined behaviour.
+//! undefined behaviour. The registry is locked only to find a value; each value has a
+//! lock of its own for the calls on it (see [`Shared`]).
 
-use std::sync::{Mutex, MutexGuard};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::core::dataset::Dataset;
 use crate::core::direct::Direct;
 use crate::core::file::File;
+use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{dah5_dataset, dah5_direct, dah5_file};
 
@@ -125,17 +128,74 @@ impl<T> Slots<T> {
     }
 }
 
+/// A registered value, shared with the calls that use it: the registry's lock is held only
+/// to find it, the value's own lock for the call, so that calls on different files (from
+/// different threads) do not wait for each other. `None` once closed: a call that found it
+/// just before finds it gone.
+pub type Shared<T> = Arc<Mutex<Option<T>>>;
+
+/// The value of a [`Shared`], locked for one call.
+pub struct Held<'a, T>(MutexGuard<'a, Option<T>>);
+
+impl<T> Deref for Held<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("checked by hold")
+    }
+}
+
+impl<T> DerefMut for Held<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.0.as_mut().expect("checked by hold")
+    }
+}
+
+impl<T> Held<'_, T> {
+    /// Take the value out (to close it): from now on its handle is closed to other threads.
+    pub fn take(mut self) -> T {
+        self.0.take().expect("checked by hold")
+    }
+}
+
+/// Lock `shared` for a call (waiting for a call on it in another thread to end); a value
+/// closed meanwhile is `DAH5_ERR_INVALID_HANDLE`, as its handle would be.
+pub fn hold<T: Handle>(shared: &Shared<T::Value>) -> Result<Held<'_, T::Value>> {
+    let guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.is_none() {
+        return Err(Error::new(
+            ErrorKind::InvalidHandle,
+            format!("the {} was closed (by another thread)", T::PARAMETER),
+        ));
+    }
+    Ok(Held(guard))
+}
+
+/// Take a removed value out of its [`Shared`] (waiting for a call on it to end).
+pub fn take<T>(shared: &Shared<T>) -> Option<T> {
+    shared.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
+/// What the local queries of a dataset answer from, without its lock: they never wait for
+/// a collective call on it in another thread.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    pub dtype: Dtype,
+    /// In the file handle's order.
+    pub dims: Vec<u64>,
+}
+
 struct DatasetEntry {
     file: u64,
     /// Creation order, the same on every rank: a file's open datasets close in it.
     sequence: u64,
-    dataset: Dataset,
+    facts: Facts,
+    dataset: Shared<Dataset>,
 }
 
 pub struct Registry {
-    files: Slots<File>,
+    files: Slots<Shared<File>>,
     datasets: Slots<DatasetEntry>,
-    directs: Slots<Direct>,
+    directs: Slots<Shared<Direct>>,
     next_sequence: u64,
 }
 
@@ -146,8 +206,8 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     next_sequence: 0,
 });
 
-/// The registry, locked. It stays locked for the whole of a C call, which also serializes
-/// dah5's use of MPI and HDF5 between threads.
+/// The registry, locked. Held only to find, add or remove a value: never while waiting
+/// for another lock or another rank.
 pub fn registry() -> MutexGuard<'static, Registry> {
     // A panic caught at the boundary may have poisoned the lock; the registry itself is
     // always consistent between statements, so carry on.
@@ -168,40 +228,30 @@ pub trait Handle {
     type Value;
     /// The name of the parameter in messages (`file is NULL ...`).
     const PARAMETER: &'static str;
-    fn get(registry: &Registry, token: u64) -> Result<&Self::Value>;
-    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Self::Value>;
+    fn get(registry: &Registry, token: u64) -> Result<&Shared<Self::Value>>;
 }
 
 impl Handle for dah5_file {
     type Value = File;
     const PARAMETER: &'static str = "file";
-    fn get(registry: &Registry, token: u64) -> Result<&File> {
+    fn get(registry: &Registry, token: u64) -> Result<&Shared<File>> {
         registry.files.get(token)
-    }
-    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut File> {
-        registry.files.get_mut(token)
     }
 }
 
 impl Handle for dah5_dataset {
     type Value = Dataset;
     const PARAMETER: &'static str = "dataset";
-    fn get(registry: &Registry, token: u64) -> Result<&Dataset> {
+    fn get(registry: &Registry, token: u64) -> Result<&Shared<Dataset>> {
         registry.datasets.get(token).map(|e| &e.dataset)
-    }
-    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Dataset> {
-        registry.datasets.get_mut(token).map(|e| &mut e.dataset)
     }
 }
 
 impl Handle for dah5_direct {
     type Value = Direct;
     const PARAMETER: &'static str = "direct";
-    fn get(registry: &Registry, token: u64) -> Result<&Direct> {
+    fn get(registry: &Registry, token: u64) -> Result<&Shared<Direct>> {
         registry.directs.get(token)
-    }
-    fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Direct> {
-        registry.directs.get_mut(token)
     }
 }
 
@@ -213,18 +263,15 @@ pub fn token<H: Handle>(handle: *const H) -> Result<u64> {
     Ok(handle.addr() as u64)
 }
 
+/// What the handle argument `handle` stands for, shared (the registry held only to find it).
+pub fn shared<H: Handle>(handle: *const H) -> Result<Shared<H::Value>> {
+    let token = token(handle)?;
+    H::get(&registry(), token).cloned()
+}
+
 impl Registry {
-    /// What the handle argument `handle` stands for.
-    pub fn get<H: Handle>(&self, handle: *const H) -> Result<&H::Value> {
-        H::get(self, token(handle)?)
-    }
-
-    pub fn get_mut<H: Handle>(&mut self, handle: *const H) -> Result<&mut H::Value> {
-        H::get_mut(self, token(handle)?)
-    }
-
     pub fn insert_file(&mut self, file: File) -> u64 {
-        self.files.insert(file)
+        self.files.insert(Arc::new(Mutex::new(Some(file))))
     }
 
     /// The tokens of every open file, in slot order.
@@ -232,43 +279,68 @@ impl Registry {
         self.files.tokens()
     }
 
-    /// Remove a file and every dataset of it, the datasets in creation order.
-    pub fn remove_file(&mut self, token: u64) -> Result<(File, Vec<Dataset>)> {
-        let file = self.files.remove(token)?;
-        let mut entries: Vec<DatasetEntry> = Vec::new();
+    /// The datasets of the file `token` open now, in creation order (the same on every
+    /// rank: a file's open datasets close in it).
+    pub fn datasets_of(&self, token: u64) -> Vec<Shared<Dataset>> {
+        let mut entries: Vec<&DatasetEntry> = (self.datasets.slots.iter())
+            .filter_map(|slot| slot.value.as_ref())
+            .filter(|e| e.file == token)
+            .collect();
+        entries.sort_by_key(|e| e.sequence);
+        entries.into_iter().map(|e| e.dataset.clone()).collect()
+    }
+
+    /// Remove a file and every dataset of it.
+    pub fn remove_file(&mut self, token: u64) -> Result<()> {
+        self.files.remove(token)?;
         for i in 0..self.datasets.slots.len() {
             if self.datasets.slots[i]
                 .value
                 .as_ref()
                 .is_some_and(|e| e.file == token)
             {
-                entries.extend(self.datasets.take(i));
+                self.datasets.take(i);
             }
         }
-        entries.sort_by_key(|e| e.sequence);
-        Ok((file, entries.into_iter().map(|e| e.dataset).collect()))
+        Ok(())
     }
 
     /// Register a new dataset of the file `file` and return its handle.
     pub fn insert_dataset(&mut self, file: u64, dataset: Dataset) -> *mut dah5_dataset {
         self.next_sequence += 1;
+        let facts = Facts {
+            dtype: dataset.dtype(),
+            dims: dataset.dims(),
+        };
         let token = self.datasets.insert(DatasetEntry {
             file,
             sequence: self.next_sequence,
-            dataset,
+            facts,
+            dataset: Arc::new(Mutex::new(Some(dataset))),
         });
         crate::ffi::handle_ptr(token)
     }
 
-    pub fn remove_dataset(&mut self, token: u64) -> Result<Dataset> {
+    /// The dataset's [`Facts`].
+    pub fn facts(&self, handle: *const dah5_dataset) -> Result<&Facts> {
+        self.datasets.get(token(handle)?).map(|e| &e.facts)
+    }
+
+    /// Its dims changed (an extend): what its local queries answer from now.
+    pub fn set_dims(&mut self, handle: *const dah5_dataset, dims: Vec<u64>) -> Result<()> {
+        self.datasets.get_mut(token(handle)?)?.facts.dims = dims;
+        Ok(())
+    }
+
+    pub fn remove_dataset(&mut self, token: u64) -> Result<Shared<Dataset>> {
         self.datasets.remove(token).map(|e| e.dataset)
     }
 
     pub fn insert_direct(&mut self, direct: Direct) -> u64 {
-        self.directs.insert(direct)
+        self.directs.insert(Arc::new(Mutex::new(Some(direct))))
     }
 
-    pub fn remove_direct(&mut self, token: u64) -> Result<Direct> {
+    pub fn remove_direct(&mut self, token: u64) -> Result<Shared<Direct>> {
         self.directs.remove(token)
     }
 }

@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::core::collective::{self, Collective};
+use crate::core::collective::{self, Collective, Members};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::handles::{Handle, Registry, registry};
 
@@ -70,18 +70,39 @@ pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32
 /// rank's arguments (`request`, given what the handle stands for; a failure takes part in
 /// the agreement), run the call
 /// (`core::collective::run`: check, agree, act), then hand the output to C (`deliver`).
+/// The registry is locked only to find the handle and in `deliver`; the value, and its
+/// communicator's turn, for the call.
 pub(crate) fn collective<H: Handle, C: Collective<Target = H::Value>>(
     handle: *const H,
     request: impl FnOnce(&H::Value) -> Result<C>,
     deliver: impl FnOnce(&mut Registry, C::Output) -> Result<()>,
-) -> i32 {
+) -> i32
+where
+    H::Value: Members,
+{
     boundary(C::NAME, || {
-        let mut registry = registry();
-        let target = registry.get_mut(handle)?;
-        let request = request(target);
-        let output = collective::run(target, request)?;
-        deliver(&mut registry, output)
+        let output = run_held(handle, |target| {
+            let request = request(target);
+            collective::run(target, request)
+        })?;
+        deliver(&mut registry(), output)
     })
+}
+
+/// Run `call` on what `handle` stands for, held, in its communicator's turn (see
+/// `Comm::one_call_at_a_time`).
+pub(crate) fn run_held<H: Handle, T>(
+    handle: *const H,
+    call: impl FnOnce(&mut H::Value) -> Result<T>,
+) -> Result<T>
+where
+    H::Value: Members,
+{
+    let shared = handles::shared(handle)?;
+    let mut target = handles::hold::<H>(&shared)?;
+    let comm = target.comm().clone();
+    let _turn = comm.one_call_at_a_time();
+    call(&mut target)
 }
 
 /// As [`collective`], for a call this rank makes alone (an independent transfer): look
@@ -91,21 +112,35 @@ pub(crate) fn independent<H: Handle, C: Collective<Target = H::Value, Output = (
     request: impl FnOnce(&H::Value) -> Result<C>,
 ) -> i32 {
     boundary(C::NAME, || {
-        let mut registry = registry();
-        let target = registry.get_mut(handle)?;
-        let request = request(target);
-        collective::run_alone(target, request)
+        let shared = handles::shared(handle)?;
+        let mut target = handles::hold::<H>(&shared)?;
+        let request = request(&target);
+        collective::run_alone(&mut *target, request)
     })
 }
 
 /// The body of a local C function on a handle: look the handle up, then run `body` on
-/// what it stands for.
+/// what it stands for (held: it waits for a call on the same handle in another thread).
 pub(crate) fn local<H: Handle>(
     function: &str,
     handle: *const H,
     body: impl FnOnce(&H::Value) -> Result<()>,
 ) -> i32 {
-    boundary(function, || body(registry().get(handle)?))
+    boundary(function, || {
+        let shared = handles::shared(handle)?;
+        let target = handles::hold::<H>(&shared)?;
+        body(&target)
+    })
+}
+
+/// The body of a local query of a dataset's dtype or shape: answered from its
+/// [`handles::Facts`], which never waits for a call on the dataset in another thread.
+pub(crate) fn dataset_facts(
+    function: &str,
+    handle: *const dah5_dataset,
+    body: impl FnOnce(&handles::Facts) -> Result<()>,
+) -> i32 {
+    boundary(function, || body(registry().facts(handle)?))
 }
 
 fn set_last_error(function: &str, error: &Error) {

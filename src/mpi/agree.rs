@@ -43,8 +43,27 @@ pub fn agree(
     local: std::result::Result<Args<'_>, &Error>,
     value: u64,
 ) -> Result<u64> {
+    agree_if_ready(comm, operation, local, value, true).map(|max| max.unwrap_or_default())
+}
+
+/// The low half of the failure word of a rank that is not `ready` (above every error
+/// kind's ordinal).
+const NOT_READY: u64 = 0xffff_ffff;
+
+/// [`agree`], from a rank that may not be `ready` to act yet (another of its threads is in
+/// a collective call: `h5::Section`). `Ok(None)` on every rank when any rank was not
+/// ready and none rejected its arguments before it (a lower rank): nothing is done, and the
+/// ranks make the agreement again.
+pub fn agree_if_ready(
+    comm: &Comm,
+    operation: &str,
+    local: std::result::Result<Args<'_>, &Error>,
+    value: u64,
+    ready: bool,
+) -> Result<Option<u64>> {
     ensure_active()?;
     let (digest, failure) = match &local {
+        Ok(_) if !ready => (0, failure_word_of(comm, NOT_READY)),
         Ok(args) => (args.digest(), 0),
         Err(e) => (0, failure_word(comm, e.kind)),
     };
@@ -56,6 +75,9 @@ pub fn agree(
     }
 
     if recv[2] != 0 {
+        if recv[2] & 0xffff_ffff == NOT_READY {
+            return Ok(None);
+        }
         let (failed_rank, kind) = decode_failure(comm, recv[2]);
         return Err(match local {
             Err(own) if failed_rank == comm.rank() => own.clone(),
@@ -93,7 +115,7 @@ pub fn agree(
             ),
         ));
     }
-    Ok(recv[HEADER])
+    Ok(Some(recv[HEADER]))
 }
 
 /// Environment variable: seconds a collective call waits for the other ranks (default 60);
@@ -514,7 +536,11 @@ fn timed_out(comm: &Comm, operation: &str, limit: Duration) -> Error {
 
 /// A rank's failure as a nonzero word whose maximum over ranks is the lowest failing rank.
 pub fn failure_word(comm: &Comm, kind: ErrorKind) -> u64 {
-    ((comm.size() - comm.rank()) as u64) << 32 | kind.ordinal()
+    failure_word_of(comm, kind.ordinal())
+}
+
+fn failure_word_of(comm: &Comm, code: u64) -> u64 {
+    ((comm.size() - comm.rank()) as u64) << 32 | code
 }
 
 /// The rank and kind a nonzero [`failure_word`] stands for.

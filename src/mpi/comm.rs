@@ -35,10 +35,15 @@ pub struct Comm {
     /// The agreements' shared-memory board, when all ranks are on one node (attached
     /// after the file's open).
     board: std::sync::OnceLock<Board>,
+    /// Held for a collective call from the C API: the calls of one communicator are made
+    /// one at a time (threads that share a file take turns; their agreements would
+    /// otherwise interleave).
+    calls: std::sync::Mutex<()>,
 }
 
-// SAFETY: an MPI_Comm is a handle; dah5 uses it only from the thread that holds the handle
-// registry, and MPI itself allows handles to move between threads.
+// SAFETY: an MPI_Comm is a handle, which MPI allows threads to share (concurrent calls need
+// MPI_THREAD_MULTIPLE, see docs/c-api.md#threads); dah5 makes one collective call on it at
+// a time (`calls`).
 unsafe impl Send for Comm {}
 // SAFETY: as above; shared references only read the handle value.
 unsafe impl Sync for Comm {}
@@ -82,6 +87,7 @@ impl Comm {
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
             agreements: std::sync::atomic::AtomicU64::new(0),
             board: std::sync::OnceLock::new(),
+            calls: std::sync::Mutex::new(()),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
         check("MPI_Comm_set_errhandler", unsafe {
@@ -96,6 +102,11 @@ impl Comm {
             MPI_Comm_size(comm.raw, &mut comm.size)
         })?;
         Ok(comm)
+    }
+
+    /// Its turn for one collective call (see the field `calls`).
+    pub fn one_call_at_a_time(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.calls.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn raw(&self) -> MPI_Comm {
