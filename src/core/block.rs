@@ -131,7 +131,7 @@ impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
     }
 }
 
-fn max_piece_bytes() -> Result<u64> {
+pub(crate) fn max_piece_bytes() -> Result<u64> {
     match std::env::var(MAX_PIECE_ENV) {
         Err(_) => Ok(DEFAULT_MAX_PIECE_BYTES),
         Ok(text) => text
@@ -141,7 +141,8 @@ fn max_piece_bytes() -> Result<u64> {
             .filter(|&n| n > 0)
             .ok_or_else(|| {
                 Error::invalid(format!(
-                    "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes"
+                    "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
+                     MPI-IO call moves); set one, or unset it for the default"
                 ))
             }),
     }

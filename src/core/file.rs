@@ -7,6 +7,7 @@ use crate::core::block_table::RowWriter;
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
+use crate::core::environment;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
@@ -58,9 +59,9 @@ pub struct FileOptions {
     pub file_sync: Option<bool>,
 }
 
-/// Environment variable: `off` turns the agreement of collective calls off for every file
-/// the process opens (as the file option `DAH5_NO_CHECKS`), for production runs of code
-/// that ran with checks on before.
+/// Environment variable: `off` (a switch, `os::switch`) turns the agreement of collective
+/// calls off for every file the process opens (as the file option `DAH5_NO_CHECKS`), for
+/// production runs of code that ran with checks on before.
 pub const CHECKS_ENV: &str = "DAH5_CHECKS";
 
 /// Whether the environment leaves the checks on.
@@ -70,6 +71,7 @@ pub fn checks_from_env() -> bool {
 
 impl FileRequest {
     fn validate(self) -> Result<FileRequest> {
+        environment::check()?;
         if self.path.is_empty() {
             return Err(Error::invalid("path is empty"));
         }

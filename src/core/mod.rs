@@ -13,6 +13,7 @@ pub mod darray;
 pub mod dataset;
 pub mod dims;
 pub mod direct;
+pub mod environment;
 pub mod fault;
 pub mod file;
 pub mod layout;

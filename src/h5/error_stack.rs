@@ -65,11 +65,14 @@ pub fn take(what: &str) -> Error {
     Error::new(kind, message)
 }
 
-/// Environment variable: set to 1 to have HDF5's error stack in every message.
+/// Environment variable: a switch (`1`, `on`; see `os::switch`) to have HDF5's error stack
+/// in every message.
 pub const STACK_ENV: &str = "DAH5_ERROR_STACK";
 
+/// Whether the stack goes into every message: the switch is on, or set to a value it does
+/// not take (which the next file create or open refuses; meanwhile more is said, not less).
 fn stack_wanted() -> bool {
-    std::env::var(STACK_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+    !matches!(crate::os::switch(STACK_ENV), Ok(None | Some(false)))
 }
 
 /// The cause in one line: the operating system's or MPI's own words where HDF5 quotes them,
