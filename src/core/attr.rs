@@ -4,6 +4,7 @@
 
 use crate::core::collective::{Args, Collective};
 use crate::core::file::File;
+use crate::core::names::{self, Wanted};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -139,6 +140,7 @@ impl AttrName<'_> {
                 self.object, self.name
             )));
         }
+        names::check_object(self.object)?;
         Ok(self)
     }
 
@@ -183,6 +185,7 @@ impl File {
             None => self.place(at),
         };
         write_value(&place, value, &self.lists.scalar).map_err(|e| {
+            let e = names::explain(&self.id, at.object, Wanted::Object, false, e);
             self.shared
                 .metadata_failure(e.context(format_args!("{}", at.describe())))
         })
@@ -191,7 +194,9 @@ impl File {
     fn open_attr(&self, at: &AttrName<'_>) -> Result<(h5::attr::Opened, AttrInfo)> {
         let context = |e: Error| e.context(format_args!("{}", at.describe()));
         let place = self.place(at);
-        if !h5::attr::exists(&place, true).map_err(context)? {
+        let exists = h5::attr::exists(&place, true)
+            .map_err(|e| context(names::explain(&self.id, at.object, Wanted::Object, true, e)))?;
+        if !exists {
             return Err(Error::new(
                 ErrorKind::NotFound,
                 format!("{} does not exist", at.describe()),

@@ -17,6 +17,7 @@ pub mod environment;
 pub mod fault;
 pub mod file;
 pub mod layout;
+pub mod names;
 #[cfg(test)]
 mod properties;
 pub mod shape;
