@@ -65,6 +65,9 @@ impl Collective for WriteAttr<'_> {
 
     fn check(self, file: &File) -> Result<Self> {
         let at = file.check_attr_write(self.at)?;
+        if !file.shared.large_attributes {
+            check_fits_object_header(&at, self.data.len())?;
+        }
         Ok(WriteAttr { at, ..self })
     }
 
@@ -83,6 +86,34 @@ impl Collective for WriteAttr<'_> {
         };
         file.write_attr(&self.at, &value)
     }
+}
+
+/// The most bytes of one message in an object header of HDF5's earliest format (the
+/// default of HDF5 1.10 and 1.14): an attribute there is one message.
+const OBJECT_HEADER_MESSAGE: usize = 64 << 10;
+/// Room left in such a message for HDF5's description of an attribute (its type and
+/// shape: at most 176 bytes measured, for a complex128 array) besides its name.
+const ATTRIBUTE_DESCRIPTION: usize = 256;
+
+/// Refuse, before HDF5 is called, a numeric attribute of `bytes` that an object header of
+/// the earliest format cannot hold: HDF5 would fail with "object header message is too
+/// large", after it had deleted the attribute's old value when replacing one. (A string is
+/// stored apart, in the file's global heap, whatever its length.)
+fn check_fits_object_header(at: &AttrName<'_>, bytes: usize) -> Result<()> {
+    if bytes + at.name.len() + ATTRIBUTE_DESCRIPTION <= OBJECT_HEADER_MESSAGE {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Unsupported,
+        format!(
+            "{}: its value is {bytes} bytes, more than this file's format holds: it keeps an \
+             attribute in its object's header, at most 64 KiB with its name and HDF5's \
+             description of it (the format HDF5 1.10 and 1.14 write by default). Store the \
+             values as a dataset instead (dah5_dataset_create and dah5_write_block, or \
+             dah5_darray_write), with an attribute naming it if need be. Nothing was written",
+            at.describe()
+        ),
+    ))
 }
 
 /// `dah5_attr_write_string`: a UTF-8 string attribute, agreed like [`WriteAttr`].

@@ -214,6 +214,9 @@ pub struct FileShared {
     /// it does not (NFS), every write of data goes through a collective transfer, which
     /// HDF5 follows with `MPI_File_sync`.
     pub writes_visible_at_once: bool,
+    /// The file's format stores numeric attributes larger than an object header holds
+    /// (`h5::file::keeps_large_attributes`); where it does not, dah5 refuses them itself.
+    pub large_attributes: bool,
 }
 
 impl FileShared {
@@ -461,6 +464,7 @@ impl File {
             || h5::file::mpi_file(&id)
                 .and_then(|file| mpi::info::writes_visible_at_once(file, options.file_sync))
                 .unwrap_or(false);
+        let large_attributes = h5::file::keeps_large_attributes(&id)?;
         Ok(File {
             shared: Arc::new(FileShared {
                 comm: comm.clone(),
@@ -476,6 +480,7 @@ impl File {
                 transfer_lists: Default::default(),
                 file_locking: options.tuning.file_locking,
                 writes_visible_at_once,
+                large_attributes,
             }),
             id,
             lists: CreateLists {
