@@ -159,6 +159,9 @@ pub trait Handle {
     type Value;
     /// The name of the parameter in messages (`file is NULL ...`).
     const PARAMETER: &'static str;
+    /// Whether what it stands for lives only while MPI runs: after `MPI_Finalize` such a
+    /// handle, open or not, is `DAH5_ERR_MPI_NOT_INITIALIZED` (direct mode needs no MPI).
+    const NEEDS_MPI: bool = true;
     fn get(registry: &Registry, token: u64) -> Result<&Self::Value>;
     fn get_mut(registry: &mut Registry, token: u64) -> Result<&mut Self::Value>;
 }
@@ -188,6 +191,7 @@ impl Handle for dah5_dataset {
 impl Handle for dah5_direct {
     type Value = Direct;
     const PARAMETER: &'static str = "direct";
+    const NEEDS_MPI: bool = false;
     fn get(registry: &Registry, token: u64) -> Result<&Direct> {
         registry.directs.get(token)
     }
@@ -204,14 +208,24 @@ pub fn token<H: Handle>(handle: *const H) -> Result<u64> {
     Ok(handle.addr() as u64)
 }
 
+/// The token of a handle argument that can be looked up now: not NULL, and MPI running if
+/// the handle needs it (the finalize hook closed what was left open, and MPI is gone).
+fn live_token<H: Handle>(handle: *const H) -> Result<u64> {
+    let token = token(handle)?;
+    if H::NEEDS_MPI {
+        crate::mpi::ensure_active()?;
+    }
+    Ok(token)
+}
+
 impl Registry {
     /// What the handle argument `handle` stands for.
     pub fn get<H: Handle>(&self, handle: *const H) -> Result<&H::Value> {
-        H::get(self, token(handle)?)
+        H::get(self, live_token(handle)?)
     }
 
     pub fn get_mut<H: Handle>(&mut self, handle: *const H) -> Result<&mut H::Value> {
-        H::get_mut(self, token(handle)?)
+        H::get_mut(self, live_token(handle)?)
     }
 
     pub fn insert_file(&mut self, file: File) -> u64 {
