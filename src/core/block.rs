@@ -133,19 +133,14 @@ impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
 }
 
 pub(crate) fn max_piece_bytes() -> Result<u64> {
-    match std::env::var(MAX_PIECE_ENV) {
-        Err(_) => Ok(DEFAULT_MAX_PIECE_BYTES),
-        Ok(text) => text
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
+    match crate::os::setting(MAX_PIECE_ENV)? {
+        None => Ok(DEFAULT_MAX_PIECE_BYTES),
+        Some(text) => text.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+            Error::invalid(format!(
+                "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
                      MPI-IO call moves); set one, or unset it for the default"
-                ))
-            }),
+            ))
+        }),
     }
 }
 
