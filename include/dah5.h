@@ -450,6 +450,10 @@ extern "C" {
  * @param object  the path of the root group (`"/"`), a group or a dataset.
  * @param name    the attribute's name.
  * @param dtype   `DAH5_INT8` .. `DAH5_COMPLEX128`, the type of `buf` and of the attribute.
+ * @return `DAH5_OK`; `DAH5_ERR_UNSUPPORTED` for a value over 64 KiB (with its name) where
+ *         the file's format keeps attributes in the object header (HDF5 1.10 and 1.14's
+ *         default; store such values as a dataset); `DAH5_ERR_NOT_FOUND` when `object`
+ *         does not exist, ...
  *
  * # Safety
  * Strings are NULL or NUL-terminated; `buf` holds `count` elements of `dtype`.
@@ -576,7 +580,10 @@ int32_t dah5_write_block(struct dah5_dataset *dataset,
  * Read this rank's block `offset .. offset + count` of the dataset into `buf`.
  *
  * **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
- * `dah5_write_block`; the same rules for dtypes, order, empty and large blocks.
+ * `dah5_write_block`; the same rules for dtypes, order, empty and large blocks. With
+ * `DAH5_CONVERT`, a stored value `mem_dtype` cannot hold (NaN or ±Inf into an integer, a
+ * value out of its range) stops the read: `DAH5_ERR_TYPE_MISMATCH` naming it, `buf`
+ * partly filled; collectively, on every rank.
  *
  * # Safety
  * `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the

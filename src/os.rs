@@ -1,6 +1,6 @@
 //! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space,
-//! reserving blocks, byte-range locks, the exit hook, and the environment's off switches. The only module
-//! outside `h5` and `mpi` with unsafe code; each call is a thin wrapper.
+//! reserving blocks, byte-range locks, the exit hook, and the environment's settings. The
+//! only module outside `h5` and `mpi` with unsafe code; each call is a thin wrapper.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -10,10 +10,42 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Whether the environment variable `name` says `off` (or `0`, `no`).
+use crate::error::{Error, Result};
+
+/// The value of the environment variable `name`, without the spaces around it; `None` when
+/// it is unset or empty. A value that is not UTF-8 is refused, naming the variable.
+pub fn setting(name: &str) -> Result<Option<String>> {
+    match std::env::var(name) {
+        Ok(value) if value.trim().is_empty() => Ok(None),
+        Ok(value) => Ok(Some(value.trim().to_string())),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(value)) => Err(Error::invalid(format!(
+            "{name}={value:?} is not UTF-8 text: set it to a value dah5 reads, or unset it"
+        ))),
+    }
+}
+
+/// The switch in the environment variable `name`: `None` when unset or empty, else on (`on`,
+/// `1`, `yes`, `true`) or off (`off`, `0`, `no`, `false`), in any case. Any other value is
+/// refused, naming the variable and the values it takes.
+pub fn switch(name: &str) -> Result<Option<bool>> {
+    let Some(value) = setting(name)? else {
+        return Ok(None);
+    };
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "1" | "yes" | "true" => Ok(Some(true)),
+        "off" | "0" | "no" | "false" => Ok(Some(false)),
+        _ => Err(Error::invalid(format!(
+            "{name}={value:?} is not a switch: set it to on or off (or 1/0, yes/no, \
+             true/false), or unset it"
+        ))),
+    }
+}
+
+/// Whether the switch `name` is off. A value [`switch`] refuses counts as not off here: it
+/// is refused where a file is created or opened (`core::environment`).
 pub fn switched_off(name: &str) -> bool {
-    std::env::var(name)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "no"))
+    matches!(switch(name), Ok(Some(false)))
 }
 
 static EXIT_HOOK: OnceLock<fn()> = OnceLock::new();

@@ -4,6 +4,7 @@
 
 use crate::core::collective::{Args, Collective};
 use crate::core::file::File;
+use crate::core::names::{self, Wanted};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -64,6 +65,9 @@ impl Collective for WriteAttr<'_> {
 
     fn check(self, file: &File) -> Result<Self> {
         let at = file.check_attr_write(self.at)?;
+        if !file.shared.large_attributes {
+            check_fits_object_header(&at, self.data.len())?;
+        }
         Ok(WriteAttr { at, ..self })
     }
 
@@ -82,6 +86,34 @@ impl Collective for WriteAttr<'_> {
         };
         file.write_attr(&self.at, &value)
     }
+}
+
+/// The most bytes of one message in an object header of HDF5's earliest format (the
+/// default of HDF5 1.10 and 1.14): an attribute there is one message.
+const OBJECT_HEADER_MESSAGE: usize = 64 << 10;
+/// Room left in such a message for HDF5's description of an attribute (its type and
+/// shape: at most 176 bytes measured, for a complex128 array) besides its name.
+const ATTRIBUTE_DESCRIPTION: usize = 256;
+
+/// Refuse, before HDF5 is called, a numeric attribute of `bytes` that an object header of
+/// the earliest format cannot hold: HDF5 would fail with "object header message is too
+/// large", after it had deleted the attribute's old value when replacing one. (A string is
+/// stored apart, in the file's global heap, whatever its length.)
+fn check_fits_object_header(at: &AttrName<'_>, bytes: usize) -> Result<()> {
+    if bytes + at.name.len() + ATTRIBUTE_DESCRIPTION <= OBJECT_HEADER_MESSAGE {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Unsupported,
+        format!(
+            "{}: its value is {bytes} bytes, more than this file's format holds: it keeps an \
+             attribute in its object's header, at most 64 KiB with its name and HDF5's \
+             description of it (the format HDF5 1.10 and 1.14 write by default). Store the \
+             values as a dataset instead (dah5_dataset_create and dah5_write_block, or \
+             dah5_darray_write), with an attribute naming it if need be. Nothing was written",
+            at.describe()
+        ),
+    ))
 }
 
 /// `dah5_attr_write_string`: a UTF-8 string attribute, agreed like [`WriteAttr`].
@@ -139,6 +171,7 @@ impl AttrName<'_> {
                 self.object, self.name
             )));
         }
+        names::check_object(self.object)?;
         Ok(self)
     }
 
@@ -183,6 +216,7 @@ impl File {
             None => self.place(at),
         };
         write_value(&place, value, &self.lists.scalar).map_err(|e| {
+            let e = names::explain(&self.id, at.object, Wanted::Object, false, e);
             self.shared
                 .metadata_failure(e.context(format_args!("{}", at.describe())))
         })
@@ -191,7 +225,9 @@ impl File {
     fn open_attr(&self, at: &AttrName<'_>) -> Result<(h5::attr::Opened, AttrInfo)> {
         let context = |e: Error| e.context(format_args!("{}", at.describe()));
         let place = self.place(at);
-        if !h5::attr::exists(&place, true).map_err(context)? {
+        let exists = h5::attr::exists(&place, true)
+            .map_err(|e| context(names::explain(&self.id, at.object, Wanted::Object, true, e)))?;
+        if !exists {
             return Err(Error::new(
                 ErrorKind::NotFound,
                 format!("{} does not exist", at.describe()),

@@ -10,6 +10,7 @@ use crate::core::subfiled::Subfiles;
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
+use crate::mpi::agree::{agree, decode_failure, failure_word};
 
 /// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
 /// exercise splitting with small data).
@@ -131,19 +132,15 @@ impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
     }
 }
 
-fn max_piece_bytes() -> Result<u64> {
-    match std::env::var(MAX_PIECE_ENV) {
-        Err(_) => Ok(DEFAULT_MAX_PIECE_BYTES),
-        Ok(text) => text
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes"
-                ))
-            }),
+pub(crate) fn max_piece_bytes() -> Result<u64> {
+    match crate::os::setting(MAX_PIECE_ENV)? {
+        None => Ok(DEFAULT_MAX_PIECE_BYTES),
+        Some(text) => text.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+            Error::invalid(format!(
+                "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
+                     MPI-IO call moves); set one, or unset it for the default"
+            ))
+        }),
     }
 }
 
@@ -240,10 +237,30 @@ impl Dataset {
         ))
     }
 
+    /// Move the block ([`Dataset::transfer_once`]); a collective read that converts is
+    /// then settled, so that a value one rank's memory type cannot hold fails every rank.
+    fn transfer(&self, request: BlockRequest<'_>, pieces: Vec<Piece>, calls: usize) -> Result<()> {
+        let mem_dtype = request.mem_dtype;
+        let settled = request.collective
+            && request.direction() == Direction::Read
+            && mem_dtype != self.dtype();
+        let outcome = self.transfer_once(request, pieces, calls);
+        if settled {
+            self.settle_read(outcome, mem_dtype)
+        } else {
+            outcome
+        }
+    }
+
     /// Write or read the block in `calls` HDF5 transfers: one per piece, then (collective
     /// only) empty ones until this rank has taken part in as many as the rank with the
     /// most pieces. A failed write is remembered by the file.
-    fn transfer(&self, request: BlockRequest<'_>, pieces: Vec<Piece>, calls: usize) -> Result<()> {
+    fn transfer_once(
+        &self,
+        request: BlockRequest<'_>,
+        pieces: Vec<Piece>,
+        calls: usize,
+    ) -> Result<()> {
         let direction = request.direction();
         if let Some(subfiles) = &self.subfiles {
             return self.transfer_subfiled(subfiles, request);
@@ -282,25 +299,59 @@ impl Dataset {
             return self.transfer_list(collective).map(List::Shared);
         }
         let refusing = h5::plist::transfer(collective)?;
-        let into_integer = matches!(mem_dtype.class(), Class::SignedInt | Class::UnsignedInt);
-        h5::plist::refuse_out_of_range(&refusing, into_integer)?;
+        let (from, to) = (self.dtype().component(), mem_dtype.component());
+        h5::plist::refuse_out_of_range(&refusing, from, to)?;
         Ok(List::Refusing(refusing))
     }
 
     /// A failed transfer's error: a refused conversion says so.
     fn refused_or(&self, e: Error, list: &List<'_>, mem_dtype: Dtype) -> Error {
-        if !matches!(list, List::Refusing(_)) || !h5::plist::conversion_refused() {
-            return e;
-        }
-        Error::new(
-            ErrorKind::TypeMismatch,
-            format!(
-                "dataset {:?} holds a value that does not fit mem_dtype {}: HDF5 would clamp \
-                 it, so the read stopped (buf is partly filled)",
-                self.name(),
-                mem_dtype.name()
+        let refused = h5::plist::conversion_refused();
+        match (list, refused) {
+            (List::Refusing(_), Some(value)) => Error::new(
+                ErrorKind::TypeMismatch,
+                format!(
+                    "dataset {:?} holds {value}, which mem_dtype {} cannot hold (HDF5 would \
+                     put another value in its place), so the read stopped and buf is partly \
+                     filled; read it as {}, the dataset's dtype",
+                    self.name(),
+                    mem_dtype.name(),
+                    self.dtype().name()
+                ),
             ),
-        )
+            _ => e,
+        }
+    }
+
+    /// After a collective read that converts, whose values can fail on some ranks only:
+    /// every rank learns the outcome of the lowest failing rank, and returns its status.
+    fn settle_read(&self, outcome: Result<()>, mem_dtype: Dtype) -> Result<()> {
+        let comm = &self.file.comm;
+        let word = outcome
+            .as_ref()
+            .map_or_else(|e| failure_word(comm, e.kind), |()| 0);
+        let args = self.args(ReadBlock::NAME).text("step", "converted");
+        let failed = agree(comm, ReadBlock::NAME, Ok(args), word)?;
+        if failed == 0 || outcome.is_err() {
+            return outcome;
+        }
+        let (rank, kind) = decode_failure(comm, failed);
+        let what = if kind == ErrorKind::TypeMismatch {
+            format!(
+                "holds a value that mem_dtype {} cannot hold",
+                mem_dtype.name()
+            )
+        } else {
+            "could not be read".to_string()
+        };
+        Err(Error::new(
+            kind,
+            format!(
+                "the block of rank {rank} of dataset {:?} {what} (its message says which), so \
+                 this collective read fails on every rank; this rank's block was read whole",
+                self.name()
+            ),
+        ))
     }
 
     /// A subfiled darray's transfer: to this rank's subfile, or from the subfiles the

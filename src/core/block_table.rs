@@ -29,6 +29,7 @@ use std::cell::OnceCell;
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::dataset::absolute;
 use crate::core::layout::Layout;
+use crate::core::names::{self, Wanted};
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -271,7 +272,10 @@ impl BlockTable {
             &h5::plist::link_create()?,
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )
-        .map_err(|e| e.context(format_args!("block table {path:?}")))?;
+        .map_err(|e| {
+            names::explain(file, &path, Wanted::New, false, e)
+                .context(format_args!("block table {path:?}"))
+        })?;
         if rows.collective {
             let mine = rows.this_rank.then(|| self.rows());
             h5::dataset::write_whole_collectively(&table, &u64s, mine.as_deref())?;

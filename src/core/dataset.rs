@@ -6,6 +6,7 @@ use crate::core::block_table::Recorded;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
+use crate::core::names::{self, Wanted};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
 use crate::core::space;
 use crate::core::subfiled::Subfiles;
@@ -81,15 +82,6 @@ pub fn absolute(name: &str) -> String {
     format!("/{}", name.trim_start_matches('/'))
 }
 
-fn check_name(name: &str) -> Result<()> {
-    if name.is_empty() || name.ends_with('/') {
-        return Err(Error::invalid(format!(
-            "name {name:?} is not a dataset name: it must be non-empty and not end in '/'"
-        )));
-    }
-    Ok(())
-}
-
 impl File {
     /// The layout of `request` in storage order, following `block` (storage order) when the
     /// library picks the chunk.
@@ -129,7 +121,7 @@ impl File {
     /// library picks no chunk after the blocks (see [`File::layout_of`]).
     pub(crate) fn check_create(&self, request: &DatasetRequest) -> Result<Layout> {
         self.shared.check_writable()?;
-        check_name(&request.name)?;
+        names::check_new_dataset(&request.name)?;
         check_dims(&request.dims, request.dtype.size())?;
         let layout = self.layout_of(request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
@@ -196,8 +188,9 @@ impl File {
         };
         let id =
             h5::dataset::create(&self.id, &name, &file_type, &space, lcpl, dcpl).map_err(|e| {
-                self.shared
-                    .metadata_failure(e.context(format_args!("dataset {name:?}")))
+                let e = e.context(format_args!("dataset {name:?}"));
+                let e = names::explain(&self.id, &name, Wanted::New, false, e);
+                self.shared.metadata_failure(e)
             })?;
         Ok(Dataset::listed(Dataset {
             file: self.shared.clone(),
@@ -303,7 +296,7 @@ impl Collective for OpenDataset {
     type Output = Dataset;
 
     fn check(self, _file: &File) -> Result<Self> {
-        check_name(&self.0).map(|()| self)
+        names::check_dataset(&self.0).map(|()| self)
     }
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
@@ -313,7 +306,8 @@ impl Collective for OpenDataset {
     fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
         let name = self.0;
         let context = |e: Error| e.context(format_args!("dataset {name:?}"));
-        let id = h5::dataset::open(&file.id, &name).map_err(context)?;
+        let id = h5::dataset::open(&file.id, &name)
+            .map_err(|e| names::explain(&file.id, &name, Wanted::Dataset, false, context(e)))?;
         let file_type = h5::dataset::file_type(&id)?;
         let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
         let (storage_dims, max) = h5::space::extents(&h5::dataset::space(&id)?)?;

@@ -7,6 +7,7 @@ use crate::core::block_table::RowWriter;
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
+use crate::core::environment;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
@@ -58,9 +59,9 @@ pub struct FileOptions {
     pub file_sync: Option<bool>,
 }
 
-/// Environment variable: `off` turns the agreement of collective calls off for every file
-/// the process opens (as the file option `DAH5_NO_CHECKS`), for production runs of code
-/// that ran with checks on before.
+/// Environment variable: `off` (a switch, `os::switch`) turns the agreement of collective
+/// calls off for every file the process opens (as the file option `DAH5_NO_CHECKS`), for
+/// production runs of code that ran with checks on before.
 pub const CHECKS_ENV: &str = "DAH5_CHECKS";
 
 /// Whether the environment leaves the checks on.
@@ -70,6 +71,7 @@ pub fn checks_from_env() -> bool {
 
 impl FileRequest {
     fn validate(self) -> Result<FileRequest> {
+        environment::check()?;
         if self.path.is_empty() {
             return Err(Error::invalid("path is empty"));
         }
@@ -212,6 +214,9 @@ pub struct FileShared {
     /// it does not (NFS), every write of data goes through a collective transfer, which
     /// HDF5 follows with `MPI_File_sync`.
     pub writes_visible_at_once: bool,
+    /// The file's format stores numeric attributes larger than an object header holds
+    /// (`h5::file::keeps_large_attributes`); where it does not, dah5 refuses them itself.
+    pub large_attributes: bool,
 }
 
 impl FileShared {
@@ -480,6 +485,7 @@ impl File {
         if writable && comm.rank() == 0 {
             room.start_at_file_size();
         }
+        let large_attributes = h5::file::keeps_large_attributes(&id)?;
         Ok(File {
             shared: Arc::new(FileShared {
                 comm: comm.clone(),
@@ -495,6 +501,7 @@ impl File {
                 transfer_lists: Default::default(),
                 file_locking: options.tuning.file_locking,
                 writes_visible_at_once,
+                large_attributes,
             }),
             id,
             lists: CreateLists {

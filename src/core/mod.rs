@@ -13,9 +13,11 @@ pub mod darray;
 pub mod dataset;
 pub mod dims;
 pub mod direct;
+pub mod environment;
 pub mod fault;
 pub mod file;
 pub mod layout;
+pub mod names;
 #[cfg(test)]
 mod properties;
 pub mod shape;

@@ -27,6 +27,10 @@ unsafe fn attr_name<'a>(object: *const c_char, name: *const c_char) -> Result<At
 /// @param object  the path of the root group (`"/"`), a group or a dataset.
 /// @param name    the attribute's name.
 /// @param dtype   `DAH5_INT8` .. `DAH5_COMPLEX128`, the type of `buf` and of the attribute.
+/// @return `DAH5_OK`; `DAH5_ERR_UNSUPPORTED` for a value over 64 KiB (with its name) where
+///         the file's format keeps attributes in the object header (HDF5 1.10 and 1.14's
+///         default; store such values as a dataset); `DAH5_ERR_NOT_FOUND` when `object`
+///         does not exist, ...
 ///
 /// # Safety
 /// Strings are NULL or NUL-terminated; `buf` holds `count` elements of `dtype`.

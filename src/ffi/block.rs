@@ -114,7 +114,10 @@ pub unsafe extern "C" fn dah5_write_block(
 /// Read this rank's block `offset .. offset + count` of the dataset into `buf`.
 ///
 /// **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
-/// `dah5_write_block`; the same rules for dtypes, order, empty and large blocks.
+/// `dah5_write_block`; the same rules for dtypes, order, empty and large blocks. With
+/// `DAH5_CONVERT`, a stored value `mem_dtype` cannot hold (NaN or ±Inf into an integer, a
+/// value out of its range) stops the read: `DAH5_ERR_TYPE_MISMATCH` naming it, `buf`
+/// partly filled; collectively, on every rank.
 ///
 /// # Safety
 /// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the

@@ -228,6 +228,9 @@ pub trait Handle {
     type Value;
     /// The name of the parameter in messages (`file is NULL ...`).
     const PARAMETER: &'static str;
+    /// Whether what it stands for lives only while MPI runs: after `MPI_Finalize` such a
+    /// handle, open or not, is `DAH5_ERR_MPI_NOT_INITIALIZED` (direct mode needs no MPI).
+    const NEEDS_MPI: bool = true;
     fn get(registry: &Registry, token: u64) -> Result<&Shared<Self::Value>>;
 }
 
@@ -250,6 +253,7 @@ impl Handle for dah5_dataset {
 impl Handle for dah5_direct {
     type Value = Direct;
     const PARAMETER: &'static str = "direct";
+    const NEEDS_MPI: bool = false;
     fn get(registry: &Registry, token: u64) -> Result<&Shared<Direct>> {
         registry.directs.get(token)
     }
@@ -263,9 +267,19 @@ pub fn token<H: Handle>(handle: *const H) -> Result<u64> {
     Ok(handle.addr() as u64)
 }
 
+/// The token of a handle argument that can be looked up now: not NULL, and MPI running if
+/// the handle needs it (the finalize hook closed what was left open, and MPI is gone).
+fn live_token<H: Handle>(handle: *const H) -> Result<u64> {
+    let token = token(handle)?;
+    if H::NEEDS_MPI {
+        crate::mpi::ensure_active()?;
+    }
+    Ok(token)
+}
+
 /// What the handle argument `handle` stands for, shared (the registry held only to find it).
 pub fn shared<H: Handle>(handle: *const H) -> Result<Shared<H::Value>> {
-    let token = token(handle)?;
+    let token = live_token(handle)?;
     H::get(&registry(), token).cloned()
 }
 
@@ -323,7 +337,7 @@ impl Registry {
 
     /// The dataset's [`Facts`].
     pub fn facts(&self, handle: *const dah5_dataset) -> Result<&Facts> {
-        self.datasets.get(token(handle)?).map(|e| &e.facts)
+        self.datasets.get(live_token(handle)?).map(|e| &e.facts)
     }
 
     /// Its dims changed (an extend): what its local queries answer from now.

@@ -39,7 +39,8 @@ pub fn take(what: &str) -> Error {
     // The first line carries the answer; HDF5's stack follows only where the cause is not
     // one of the common ones (or when asked for with DAH5_ERROR_STACK=1).
     let mut message = format!("{what} failed: {}", cause(&frames));
-    if let Some(advice) = advice(kind) {
+    let advice = advice(kind, what);
+    if let Some(advice) = advice {
         message.push_str(&format!(" ({advice})"));
     }
     if frames
@@ -53,7 +54,7 @@ pub fn take(what: &str) -> Error {
              HDF5_USE_FILE_LOCKING=FALSE.",
         );
     }
-    if advice(kind).is_none() || stack_wanted() {
+    if advice.is_none() || stack_wanted() {
         message.push_str("\nHDF5 error stack:");
         for (n, f) in frames.iter().enumerate() {
             message.push_str(&format!(
@@ -65,11 +66,14 @@ pub fn take(what: &str) -> Error {
     Error::new(kind, message)
 }
 
-/// Environment variable: set to 1 to have HDF5's error stack in every message.
+/// Environment variable: a switch (`1`, `on`; see `os::switch`) to have HDF5's error stack
+/// in every message.
 pub const STACK_ENV: &str = "DAH5_ERROR_STACK";
 
+/// Whether the stack goes into every message: the switch is on, or set to a value it does
+/// not take (which the next file create or open refuses; meanwhile more is said, not less).
 fn stack_wanted() -> bool {
-    std::env::var(STACK_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+    !matches!(crate::os::switch(STACK_ENV), Ok(None | Some(false)))
 }
 
 /// The cause in one line: the operating system's or MPI's own words where HDF5 quotes them,
@@ -94,15 +98,23 @@ fn cause(frames: &[Frame]) -> String {
     line.to_string()
 }
 
-/// What to do about the common causes, said in the message's first line. None: an
-/// uncommon cause, for which the stack follows.
-fn advice(kind: ErrorKind) -> Option<&'static str> {
+/// What to do about the common causes, said in the message's first line, for the failed
+/// call `what` (of a file, `H5F*`, or of an object in one). None: an uncommon cause, for
+/// which the stack follows.
+fn advice(kind: ErrorKind, what: &str) -> Option<&'static str> {
+    let of_a_file = what.starts_with("H5F");
     match kind {
-        ErrorKind::NotFound => Some(
+        ErrorKind::NotFound if of_a_file => Some(
             "check the name; a relative path is relative to each rank's working directory, \
              and every directory on it must exist",
         ),
-        ErrorKind::AlreadyExists => Some("pass DAH5_TRUNC to replace a file, or another name"),
+        ErrorKind::NotFound => {
+            Some("check the name: a path from the file's root group, through groups that exist")
+        }
+        ErrorKind::AlreadyExists if of_a_file => {
+            Some("pass DAH5_TRUNC to replace a file, or another name")
+        }
+        ErrorKind::AlreadyExists => Some("an object of that name exists already"),
         ErrorKind::Permission => {
             Some("this user may not read or write it, or create files in its directory")
         }

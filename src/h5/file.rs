@@ -1,10 +1,11 @@
 //! HDF5 files: create, open, flush (close is `Id::close`).
 
 use hdf5_sys::h5f::{
-    H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_SCOPE_GLOBAL, H5Fclose,
-    H5Fcreate, H5Fflush, H5Fget_mdc_size, H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
+    H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18,
+    H5F_SCOPE_GLOBAL, H5Fclose, H5Fcreate, H5Fflush, H5Fget_access_plist, H5Fget_mdc_size,
+    H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
 };
-use hdf5_sys::h5p::H5P_DEFAULT;
+use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_libver_bounds};
 
 use mpi_sys::MPI_File;
 
@@ -71,4 +72,21 @@ pub fn mpi_file(file: &Id) -> Result<MPI_File> {
     h5call!(unsafe { H5Fget_vfd_handle(raw, H5P_DEFAULT, &mut handle) })?;
     // SAFETY: the MPI-IO driver's handle is its MPI_File, set for as long as the file is open.
     Ok(unsafe { *handle.cast::<MPI_File>() })
+}
+
+/// Whether the file's format keeps an attribute too large for its object's header apart
+/// (dense attribute storage, in the object headers of the 1.8 format): the file's low
+/// format bound is 1.8 or later, as HDF5 2.x's default is (1.10's and 1.14's is the
+/// earliest format, whose object headers hold messages of at most 64 KiB).
+pub fn keeps_large_attributes(file: &Id) -> Result<bool> {
+    let raw = file.raw();
+    // SAFETY: `raw` is an open file; the copy of its access list is ours to close.
+    let fapl = h5call!(unsafe { H5Fget_access_plist(raw) }, closed by H5Pclose)?;
+    let p = fapl.raw();
+    // Read as plain integers: a bound this hdf5-sys does not list is still a bound.
+    let (mut low, mut high) = (H5F_LIBVER_EARLIEST as i32, H5F_LIBVER_EARLIEST as i32);
+    let (l, h) = ((&raw mut low).cast(), (&raw mut high).cast());
+    // SAFETY: `p` is a file access list; H5F_libver_t is a C enum, stored as an int.
+    h5call!(unsafe { H5Pget_libver_bounds(p, l, h) })?;
+    Ok(low >= H5F_LIBVER_V18 as i32)
 }

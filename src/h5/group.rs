@@ -10,8 +10,8 @@ use hdf5_sys::h5o::{H5Oclose, H5Oopen};
 use hdf5_sys::h5p::H5P_DEFAULT;
 
 use crate::error::Result;
-use crate::h5::c_string;
 use crate::h5::id::Id;
+use crate::h5::{c_string, plist};
 
 /// How many links the group at `path` holds.
 pub fn link_count(loc: &Id, path: &str) -> Result<u64> {
@@ -54,20 +54,57 @@ pub fn members(loc: &Id, path: &str) -> Result<Vec<(String, Kind)>> {
     names
         .into_iter()
         .map(|name| {
-            let c_name = c_string(&name)?;
-            // SAFETY: `g` is an open group and the name NUL-terminated.
-            let object = h5call!(unsafe { H5Oopen(g, c_name.as_ptr(), H5P_DEFAULT) }, closed by H5Oclose)?;
-            let o = object.raw();
-            // SAFETY: `o` is an open object.
-            let kind = match h5call!(unsafe { H5Iget_type(o) }, fails if |t| t == H5I_type_t::H5I_BADID)? {
-                H5I_type_t::H5I_GROUP => Kind::Group,
-                H5I_type_t::H5I_DATASET => Kind::Dataset,
-                _ => Kind::Other,
-            };
+            let object = open_object(&group, &name)?;
+            let kind = kind_of(&object)?;
             object.close()?;
             Ok((name, kind))
         })
         .collect()
+}
+
+/// What the open object `object` is.
+fn kind_of(object: &Id) -> Result<Kind> {
+    let o = object.raw();
+    // SAFETY: `o` is an open object.
+    let kind = match h5call!(unsafe { H5Iget_type(o) }, fails if |t| t == H5I_type_t::H5I_BADID)? {
+        H5I_type_t::H5I_GROUP => Kind::Group,
+        H5I_type_t::H5I_DATASET => Kind::Dataset,
+        _ => Kind::Other,
+    };
+    Ok(kind)
+}
+
+/// Where a path leads: through groups to its end, or to the first of its prefixes (as
+/// written: `a`, `a/b`, ... the path itself) that does not exist or is not a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Along {
+    Groups,
+    Missing(String),
+    Stops(String, Kind),
+}
+
+/// Where `path` leads from `loc` (`independent`: this rank alone asks; else collective).
+pub fn walk(loc: &Id, path: &str, independent: bool) -> Result<Along> {
+    let lists = independent.then(plist::independent_read).transpose()?;
+    let lapl = lists.as_ref().map_or(H5P_DEFAULT, |(_, lapl)| lapl.raw());
+    let ends = path.match_indices('/').map(|(i, _)| i).chain([path.len()]);
+    for end in ends.filter(|&end| !path[..end].trim_matches('/').is_empty()) {
+        let prefix = &path[..end];
+        let (l, c_prefix) = (loc.raw(), c_string(prefix)?);
+        // SAFETY: `l` is an open file or object, the prefix is NUL-terminated, `lapl` a
+        // link access list.
+        if h5call!(unsafe { H5Lexists(l, c_prefix.as_ptr(), lapl) })? <= 0 {
+            return Ok(Along::Missing(prefix.to_string()));
+        }
+        // SAFETY: as above.
+        let object = h5call!(unsafe { H5Oopen(l, c_prefix.as_ptr(), lapl) }, closed by H5Oclose)?;
+        let kind = kind_of(&object)?;
+        object.close()?;
+        if kind != Kind::Group {
+            return Ok(Along::Stops(prefix.to_string(), kind));
+        }
+    }
+    Ok(Along::Groups)
 }
 
 /// The object at `path` from `loc` (`"."`: `loc` itself), open.

@@ -49,6 +49,8 @@ pub mod scale;
 pub mod space;
 pub mod types;
 
+pub use error_stack::STACK_ENV;
+
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};

@@ -20,6 +20,7 @@ use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
 use std::ffi::c_void;
 
+use crate::dtype::{Dtype, Value};
 use crate::error::Result;
 use crate::h5::id::Id;
 use crate::mpi::info::Info;
@@ -342,54 +343,71 @@ pub fn link_create() -> Result<Id> {
 }
 
 thread_local! {
-    /// Set by [`refuse`] when it stops a conversion; read by [`conversion_refused`].
-    static REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The value [`refuse`] stopped a conversion at; read by [`conversion_refused`].
+    static REFUSED: std::cell::Cell<Option<Value>> = const { std::cell::Cell::new(None) };
 }
 
-/// HDF5's conversion exception callback: stop at a value the destination cannot hold
-/// (instead of clamping it). Infinities and NaN stop only on their way into an integer;
-/// `into_integer` is a flag carried in the user-data pointer, never dereferenced.
+/// A conversion's source and destination (real) dtypes as the callback's user data: a
+/// number dressed as a pointer, never dereferenced.
+fn conversion_tag(from: Dtype, to: Dtype) -> *mut c_void {
+    let index = |d: Dtype| Dtype::ALL.iter().position(|&a| a == d).unwrap_or(0);
+    std::ptr::without_provenance_mut(1 + index(from) * Dtype::ALL.len() + index(to))
+}
+
+fn conversion_of(tag: *mut c_void) -> Option<(Dtype, Dtype)> {
+    let n = tag.addr().checked_sub(1)?;
+    let count = Dtype::ALL.len();
+    Some((*Dtype::ALL.get(n / count)?, *Dtype::ALL.get(n % count)?))
+}
+
+/// HDF5's conversion exception callback: stop at a value the destination does not hold by
+/// dah5's rule (`Dtype::holds`, which writes follow too), instead of clamping it or, for
+/// NaN into an integer, storing whatever the C cast gives (INT_MIN). Where the value is
+/// held, HDF5's own handling is right: its fraction dropped (a float a little beyond an
+/// integer's range truncates to the limit HDF5 puts there), or an infinity between floats.
 extern "C" fn refuse(
     except: H5T_conv_except_t,
     _src: hid_t,
     _dst: hid_t,
-    _src_buf: *mut c_void,
+    src_buf: *mut c_void,
     _dst_buf: *mut c_void,
-    into_integer: *mut c_void,
+    tag: *mut c_void,
 ) -> H5T_conv_ret_t {
-    use H5T_conv_except_t::*;
-    let stop = match except {
-        H5T_CONV_EXCEPT_RANGE_HI | H5T_CONV_EXCEPT_RANGE_LOW => true,
-        H5T_CONV_EXCEPT_PINF | H5T_CONV_EXCEPT_NINF | H5T_CONV_EXCEPT_NAN => {
-            !into_integer.is_null()
-        }
-        H5T_CONV_EXCEPT_PRECISION | H5T_CONV_EXCEPT_TRUNCATE => false,
+    let Some((from, to)) = conversion_of(tag) else {
+        return H5T_conv_ret_t::H5T_CONV_ABORT;
     };
-    if stop {
-        REFUSED.with(|r| r.set(true));
-        H5T_conv_ret_t::H5T_CONV_ABORT
-    } else {
-        H5T_conv_ret_t::H5T_CONV_UNHANDLED
+    // An integer losing precision on its way into a float is allowed.
+    if except == H5T_conv_except_t::H5T_CONV_EXCEPT_PRECISION {
+        return H5T_conv_ret_t::H5T_CONV_UNHANDLED;
     }
+    // HDF5 always passes the value; without it nothing can be judged.
+    if src_buf.is_null() {
+        return H5T_conv_ret_t::H5T_CONV_ABORT;
+    }
+    // SAFETY: HDF5 passes the source element, `from`'s size, in this machine's byte order
+    // (its soft conversions reverse a value stored otherwise before they call back).
+    let source = unsafe { std::slice::from_raw_parts(src_buf.cast::<u8>(), from.size()) };
+    let value = from.decode(source);
+    if to.holds(value) {
+        return H5T_conv_ret_t::H5T_CONV_UNHANDLED;
+    }
+    REFUSED.with(|r| r.set(Some(value)));
+    H5T_conv_ret_t::H5T_CONV_ABORT
 }
 
-/// Make the conversions of transfers with `dxpl` fail at a value that does not fit
-/// (`into_integer`: the destination is an integer type). See `core::convert`.
-pub fn refuse_out_of_range(dxpl: &Id, into_integer: bool) -> Result<()> {
+/// Make the conversions of transfers with `dxpl` from `from` to `to` (real dtypes: a
+/// complex's component) fail at a value that does not fit. See `core::convert`.
+pub fn refuse_out_of_range(dxpl: &Id, from: Dtype, to: Dtype) -> Result<()> {
     let p = dxpl.raw();
-    let flag = if into_integer {
-        std::ptr::NonNull::<c_void>::dangling().as_ptr()
-    } else {
-        std::ptr::null_mut()
-    };
-    REFUSED.with(|r| r.set(false));
+    let tag = conversion_tag(from, to);
+    REFUSED.with(|r| r.set(None));
     // SAFETY: `p` is a transfer list; `refuse` never dereferences its user data.
-    h5call!(unsafe { H5Pset_type_conv_cb(p, Some(refuse), flag) }).map(|_| ())
+    h5call!(unsafe { H5Pset_type_conv_cb(p, Some(refuse), tag) }).map(|_| ())
 }
 
-/// Whether [`refuse`] stopped a conversion on this thread since the last
-/// [`refuse_out_of_range`].
-pub fn conversion_refused() -> bool {
+/// The value at which [`refuse`] stopped a conversion on this thread since the last
+/// [`refuse_out_of_range`], if it did.
+pub fn conversion_refused() -> Option<Value> {
     REFUSED.with(|r| r.get())
 }
 
@@ -405,4 +423,19 @@ pub fn transfer(collective: bool) -> Result<Id> {
     // SAFETY: `p` is a transfer list.
     h5call!(unsafe { H5Pset_dxpl_mpio(p, mode) })?;
     Ok(dxpl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_conversion_tag_gives_back_its_two_dtypes() {
+        for from in Dtype::ALL {
+            for to in Dtype::ALL {
+                assert_eq!(conversion_of(conversion_tag(from, to)), Some((from, to)));
+            }
+        }
+        assert_eq!(conversion_of(std::ptr::null_mut()), None);
+    }
 }

@@ -34,12 +34,31 @@ pub fn parse_hints(text: &str) -> Result<Hints> {
 pub const FILE_SYNC_ENV: &str = "HDF5_DO_MPI_FILE_SYNC";
 
 /// What `HDF5_DO_MPI_FILE_SYNC` says: sync (`Some(true)`), do not (`Some(false)`), or
-/// nothing (`None`: the MPI's hint decides).
+/// nothing (`None`: the MPI's hint decides). A value [`file_sync_setting`] refuses says
+/// nothing here (the create or open refuses it).
 pub fn file_sync_from_env() -> Option<bool> {
-    match std::env::var(FILE_SYNC_ENV).as_deref() {
-        Ok("TRUE" | "1") => Some(true),
-        Ok("FALSE" | "0") => Some(false),
-        _ => None,
+    file_sync_setting().unwrap_or(None)
+}
+
+/// `HDF5_DO_MPI_FILE_SYNC` read as HDF5 reads it (`H5_mpio_get_file_sync_required`: exactly
+/// `TRUE` or `1`, `FALSE` or `0`). HDF5 ignores any other value without a word; dah5 refuses
+/// it, so that a misspelt setting is not taken for one that works.
+pub fn file_sync_setting() -> Result<Option<bool>> {
+    match std::env::var(FILE_SYNC_ENV) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Ok(value) => match value.as_str() {
+            "TRUE" | "1" => Ok(Some(true)),
+            "FALSE" | "0" => Ok(Some(false)),
+            "" => Ok(None),
+            _ => Err(Error::invalid(format!(
+                "{FILE_SYNC_ENV}={value:?} is not a value HDF5 reads: HDF5 takes TRUE, 1, \
+                 FALSE or 0 (exactly so) and ignores anything else, so set one of those or \
+                 unset it"
+            ))),
+        },
+        Err(std::env::VarError::NotUnicode(value)) => Err(Error::invalid(format!(
+            "{FILE_SYNC_ENV}={value:?} is not a value HDF5 reads: set TRUE, 1, FALSE or 0"
+        ))),
     }
 }
 

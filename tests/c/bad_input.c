@@ -287,7 +287,7 @@ int main(int argc, char **argv)
         }
         ok(dah5_write_block(wide, me, one, DAH5_FLOAT64, &huge, 0), "write 3e10");
         expect(dah5_read_block(wide, me, one, DAH5_INT32, &back, DAH5_CONVERT), DAH5_ERR_TYPE_MISMATCH,
-               "holds a value that does not fit mem_dtype DAH5_INT32", "read 3e10 into int32");
+               "holds 3e10, which mem_dtype DAH5_INT32 cannot hold", "read 3e10 into int32");
         float narrow = 0;
         ok(dah5_read_block(wide, me, one, DAH5_FLOAT32, &narrow, DAH5_CONVERT), "3e10 into float32 fits");
         ok(dah5_dataset_close(&ints), "close ints");

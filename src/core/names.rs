@@ -1,0 +1,189 @@
+//! Names of objects in a file: what dah5 takes as a dataset's name or an attribute's object,
+//! and, when HDF5 could not make or find an object, what was wrong with the name, said
+//! about the name (HDF5's own words are about its internals, "message type not found").
+
+use crate::core::block_table::TABLES_GROUP;
+use crate::error::{Error, ErrorKind, Result};
+use crate::h5;
+use crate::h5::group::{Along, Kind};
+use crate::h5::id::Id;
+
+/// What is wrong with the path `name`, if anything: a component that is empty (two '/' in
+/// a row) or "." (HDF5 reads both as no step at all, so dah5 would know the object by
+/// another name than HDF5 does).
+fn path_fault(name: &str) -> Option<&'static str> {
+    let inner = name.strip_prefix('/').unwrap_or(name);
+    if inner.split('/').any(|c| c == ".") {
+        return Some("\".\" is not a name in HDF5 (it stands for the group it is in)");
+    }
+    if inner.split('/').any(str::is_empty) {
+        return Some("it has two '/' in a row (an empty component)");
+    }
+    None
+}
+
+/// A dataset's name: a path from the root group, with or without its leading '/'.
+pub fn check_dataset(name: &str) -> Result<()> {
+    if name.is_empty() || name.ends_with('/') {
+        return Err(Error::invalid(format!(
+            "name {name:?} is not a dataset name: it must be non-empty and not end in '/'"
+        )));
+    }
+    match path_fault(name) {
+        Some(fault) => Err(Error::invalid(format!(
+            "name {name:?} is not a dataset name: {fault}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The name of a new dataset: also not in (or at) the group dah5 keeps block tables in.
+pub fn check_new_dataset(name: &str) -> Result<()> {
+    check_dataset(name)?;
+    let reserved = &TABLES_GROUP[1..];
+    let inner = name.trim_start_matches('/');
+    if inner == reserved || inner.starts_with(&format!("{reserved}/")) {
+        return Err(Error::invalid(format!(
+            "name {name:?} is dah5's own: the group {TABLES_GROUP} holds the block tables \
+             that dah5_darray_write makes; choose another name"
+        )));
+    }
+    Ok(())
+}
+
+/// The object an attribute is on: `"/"` (the root group) or a path to a group or dataset.
+pub fn check_object(object: &str) -> Result<()> {
+    if object == "/" {
+        return Ok(());
+    }
+    let fault = if object.ends_with('/') {
+        Some("it must not end in '/' (the root group is \"/\")")
+    } else {
+        path_fault(object)
+    };
+    match fault {
+        Some(fault) => Err(Error::invalid(format!(
+            "object name {object:?} is not a path to an object: {fault}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What the caller wanted of the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// A new dataset.
+    New,
+    /// An existing dataset.
+    Dataset,
+    /// An existing group or dataset (an attribute's object).
+    Object,
+}
+
+/// The error for `cause`, HDF5's failure to make or find `name` in `file`: what was wrong
+/// with the name where a walk along it finds that (a prefix that is missing or not a
+/// group, a new name that is taken); else `cause`. `independent`: this rank alone walks
+/// (a local call); else every rank does, alike (HDF5 failed alike on every rank).
+pub fn explain(file: &Id, name: &str, wanted: Wanted, independent: bool, cause: Error) -> Error {
+    let Ok(along) = h5::group::walk(file, name, independent) else {
+        return cause;
+    };
+    let within = |at: &str| at.len() < name.len();
+    match (wanted, along) {
+        (Wanted::New, Along::Stops(at, kind)) if within(&at) => Error::invalid(format!(
+            "dataset {name:?} cannot be made: {at:?} is {}, not a group, so nothing can be \
+             made under it",
+            a(kind)
+        )),
+        (_, Along::Stops(at, kind)) if within(&at) => Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "no object {name:?} in the file: {at:?} is {}, which holds no other objects",
+                a(kind)
+            ),
+        ),
+        (Wanted::New, Along::Stops(_, kind)) => Error::new(
+            ErrorKind::AlreadyExists,
+            format!(
+                "{} {name:?} exists already: choose another name{}",
+                a(kind),
+                if kind == Kind::Dataset {
+                    " (dah5_dataset_open opens it)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        (Wanted::New, Along::Groups) => Error::new(
+            ErrorKind::AlreadyExists,
+            format!("a group {name:?} exists already: choose another name for the dataset"),
+        ),
+        (Wanted::Dataset, Along::Groups) => not_a_dataset(name, Kind::Group),
+        (Wanted::Dataset, Along::Stops(_, Kind::Other)) => not_a_dataset(name, Kind::Other),
+        (Wanted::Dataset | Wanted::Object, Along::Missing(at)) if at == name => Error::new(
+            ErrorKind::NotFound,
+            format!("no object {name:?} in the file (a name is a path from the file's root group)"),
+        ),
+        (Wanted::Dataset | Wanted::Object, Along::Missing(at)) => Error::new(
+            ErrorKind::NotFound,
+            format!("no object {name:?} in the file: {at:?} does not exist"),
+        ),
+        _ => cause,
+    }
+}
+
+fn not_a_dataset(name: &str, kind: Kind) -> Error {
+    Error::invalid(format!(
+        "{name:?} is {}, not a dataset (a dataset's name is the path to it)",
+        a(kind)
+    ))
+}
+
+/// The kind with its article.
+fn a(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Group => "a group",
+        Kind::Dataset => "a dataset",
+        Kind::Other => "a named datatype",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_hdf5_would_read_as_other_names_are_refused() {
+        for good in ["x", "/x", "g/h/x", "/g/h/x", "..", "a.b", "dah5_blocksx"] {
+            assert!(check_new_dataset(good).is_ok(), "{good}");
+        }
+        for (bad, says) in [
+            (".", "\".\" is not a name"),
+            ("g/./x", "\".\" is not a name"),
+            ("/.", "\".\" is not a name"),
+            ("a//b", "two '/' in a row"),
+            ("//a", "two '/' in a row"),
+            ("", "non-empty"),
+            ("g/", "not end in '/'"),
+        ] {
+            let e = check_dataset(bad).unwrap_err();
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
+        for reserved in [
+            "dah5_blocks",
+            "/dah5_blocks",
+            "dah5_blocks/t",
+            "/dah5_blocks/g/t",
+        ] {
+            let e = check_new_dataset(reserved).unwrap_err();
+            assert!(
+                e.message.contains("group /dah5_blocks holds"),
+                "{}",
+                e.message
+            );
+            assert!(check_dataset(reserved).is_ok(), "opening a table is fine");
+        }
+        assert!(check_object("/").is_ok() && check_object("g/x").is_ok());
+        assert!(check_object(".").is_err() && check_object("g/").is_err());
+    }
+}
