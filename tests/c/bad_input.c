@@ -13,40 +13,10 @@
 #include <mpi.h>
 
 #include "dah5_mpi.h"
+#include "expect.h"
 #include "pattern.h"
 
-static int rank, size, failures, checks;
 static int32_t WORLD;
-
-/* Assert `status == want` and that the message contains `text` (if not NULL). */
-static void expect(int32_t status, int32_t want, const char *text, const char *what)
-{
-    checks++;
-    const char *msg = dah5_last_error_message();
-    if (getenv("BAD_INPUT_VERBOSE") && rank == 0)
-        printf("%-40s %-30s %s\n", what, dah5_status_name(status), status ? msg : "");
-    if (status != want || (text && !strstr(msg, text))) {
-        fprintf(stderr, "rank %d: FAIL %s: got %s, want %s (message must contain \"%s\"): %s\n",
-                rank, what, dah5_status_name(status), dah5_status_name(want), text ? text : "",
-                msg);
-        failures++;
-    }
-}
-
-/* Assert also that every rank got the same status (for collective calls). */
-static void expect_all(int32_t status, int32_t want, const char *text, const char *what)
-{
-    expect(status, want, text, what);
-    int lo, hi;
-    MPI_Allreduce(&status, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&status, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (lo != hi) {
-        fprintf(stderr, "rank %d: FAIL %s: ranks got different statuses %d..%d\n", rank, what, lo, hi);
-        failures++;
-    }
-}
-
-static void ok(int32_t status, const char *what) { expect(status, DAH5_OK, NULL, what); }
 
 int main(int argc, char **argv)
 {

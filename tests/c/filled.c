@@ -21,13 +21,13 @@
 #include <mpi.h>
 
 #include "dah5_mpi.h"
-
-static char line[1024];
+#include "steps.h"
 
 static void note(const char *step, int32_t status)
 {
-    size_t used = strlen(line);
-    snprintf(line + used, sizeof line - used, "%s%s %s", used ? ", " : "", step, dah5_status_name(status));
+    char text[256];
+    snprintf(text, sizeof text, "%s %s", step, dah5_status_name(status));
+    append_step(text);
 }
 
 /* Write to `path` until the file system is full. */
@@ -81,11 +81,7 @@ int main(int argc, char **argv)
         note("create-e", dah5_dataset_create(file, "e", DAH5_FLOAT64, 1, dims, NULL, &e));
     }
     note("close", dah5_file_close(&file));
-    static char lines[64][sizeof line];
-    MPI_Gather(line, sizeof line, MPI_CHAR, lines, sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
-    for (int r = 0; rank == 0 && r < size && r < 64; r++)
-        printf("rank %d: %s\n", r, lines[r]);
-    fflush(stdout);
+    print_every_rank_line();
     MPI_Finalize();
     return 0;
 }

@@ -23,14 +23,13 @@
 #include <mpi.h>
 
 #include "dah5_mpi.h"
-
-static char line[1024];
+#include "steps.h"
 
 static void note(const char *step, int32_t status, double since)
 {
-    size_t used = strlen(line);
-    snprintf(line + used, sizeof line - used, "%s%s %s (%.1fs)", used ? ", " : "", step,
-             dah5_status_name(status), MPI_Wtime() - since);
+    char text[256];
+    snprintf(text, sizeof text, "%s %s (%.1fs)", step, dah5_status_name(status), MPI_Wtime() - since);
+    append_step(text);
 }
 
 int main(int argc, char **argv)
@@ -87,14 +86,7 @@ int main(int argc, char **argv)
     note("flush", dah5_file_flush(file), start);
     start = MPI_Wtime();
     note("close", dah5_file_close(&file), start);
-    /* Rank 0 prints every rank's line: launchers may split lines that ranks print at once. */
-    int size;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    static char lines[64][sizeof line];
-    MPI_Gather(line, sizeof line, MPI_CHAR, lines, sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
-    for (int r = 0; rank == 0 && r < size && r < 64; r++)
-        printf("rank %d: %s\n", r, lines[r]);
-    fflush(stdout);
+    print_every_rank_line();
     MPI_Finalize();
     return 0;
 }

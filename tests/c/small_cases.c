@@ -19,37 +19,7 @@
 
 #include "check.h"
 #include "dah5_mpi.h"
-
-static int rank, size, failures, checks;
-
-/* Assert `status == want` and that the message contains `text` (if not NULL). */
-static void expect(int32_t status, int32_t want, const char *text, const char *what)
-{
-    checks++;
-    const char *msg = dah5_last_error_message();
-    if (getenv("SMALL_CASES_VERBOSE") && rank == 0)
-        printf("%-58s %-28s %s\n", what, dah5_status_name(status), status ? msg : "");
-    if (status != want || (status != DAH5_OK && text && !strstr(msg, text))) {
-        fprintf(stderr, "rank %d: FAIL %s: got %s, want %s (message must contain \"%s\"): %s\n", rank, what,
-                dah5_status_name(status), dah5_status_name(want), text ? text : "", status ? msg : "");
-        failures++;
-    }
-}
-
-/* Assert also that every rank got the same status (for collective calls). */
-static void expect_all(int32_t status, int32_t want, const char *text, const char *what)
-{
-    expect(status, want, text, what);
-    int lo, hi;
-    MPI_Allreduce(&status, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&status, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (lo != hi) {
-        fprintf(stderr, "rank %d: FAIL %s: ranks got different statuses %d..%d\n", rank, what, lo, hi);
-        failures++;
-    }
-}
-
-static void ok(int32_t status, const char *what) { expect(status, DAH5_OK, NULL, what); }
+#include "expect.h"
 
 static void same(int equal, const char *what)
 {
