@@ -336,6 +336,20 @@
 #define DAH5_ERR_UNSUPPORTED -21
 
 /**
+ * The file changed on storage since this handle opened it read-only (another job wrote,
+ * flushed, replaced or truncated it), so what HDF5 holds of it may be stale: close the
+ * handle and open the file again. A subfile that belongs to another write of its darray
+ * (put back from an earlier run) is refused with it too.
+ */
+#define DAH5_ERR_FILE_CHANGED -22
+
+/**
+ * Another handle has the file open for writing: in this program (close that handle
+ * first) or in another job (wait for it to end, or use another file).
+ */
+#define DAH5_ERR_IN_USE -23
+
+/**
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
  */
 typedef struct dah5_dataset dah5_dataset;
