@@ -189,6 +189,7 @@ impl File {
     }
 
     fn open_attr(&self, at: &AttrName<'_>) -> Result<(h5::attr::Opened, AttrInfo)> {
+        self.shared.check_unchanged()?;
         let context = |e: Error| e.context(format_args!("{}", at.describe()));
         let place = self.place(at);
         if !h5::attr::exists(&place, true).map_err(context)? {

@@ -62,6 +62,7 @@ impl Dataset {
     pub fn block_table(&self) -> Result<Blocks> {
         let recorded = self.blocks.as_ref().ok_or_else(|| {
             Error::new(
+        self.file.check_unchanged()?;
                 ErrorKind::NotFound,
                 format!(
                     "dataset {:?} has no block table (it was not written by \

@@ -116,6 +116,10 @@ pub unsafe extern "C" fn dah5_write_block(
 /// **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
 /// `dah5_write_block`; the same rules for dtypes, order, empty and large blocks.
 ///
+/// On a file opened `DAH5_RDONLY` that changed on storage since (another job wrote,
+/// flushed, replaced or truncated it): `DAH5_ERR_FILE_CHANGED`, nothing read; close the file
+/// and open it again. A subfile of another write of a subfiled darray is refused with it too.
+///
 /// # Safety
 /// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the
 /// block.
