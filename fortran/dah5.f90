@@ -95,6 +95,8 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_ERR_PANIC = -19
   integer(c_int32_t), parameter, public :: DAH5_ERR_COLLECTIVE_TIMEOUT = -20
   integer(c_int32_t), parameter, public :: DAH5_ERR_UNSUPPORTED = -21
+  integer(c_int32_t), parameter, public :: DAH5_ERR_FILE_CHANGED = -22
+  integer(c_int32_t), parameter, public :: DAH5_ERR_IN_USE = -23
 
   ! ---- Option structs (interoperable; unsigned C fields are signed here, same bits). ----
   ! chunk and max_dims are in Fortran order (the files are opened with DAH5_ORDER_F).

@@ -336,6 +336,20 @@
 #define DAH5_ERR_UNSUPPORTED -21
 
 /**
+ * The file changed on storage since this handle opened it read-only (another job wrote,
+ * flushed, replaced or truncated it), so what HDF5 holds of it may be stale: close the
+ * handle and open the file again. A subfile that belongs to another write of its darray
+ * (put back from an earlier run) is refused with it too.
+ */
+#define DAH5_ERR_FILE_CHANGED -22
+
+/**
+ * Another handle has the file open for writing: in this program (close that handle
+ * first) or in another job (wait for it to end, or use another file).
+ */
+#define DAH5_ERR_IN_USE -23
+
+/**
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
  */
 typedef struct dah5_dataset dah5_dataset;
@@ -487,7 +501,8 @@ int32_t dah5_attr_write_string(struct dah5_file *file,
  * Local.
  *
  * @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (a type dah5 does not
- *         read), ...
+ *         read), `DAH5_ERR_FILE_CHANGED` (here and in the attribute reads: a read-only file
+ *         changed since it was opened), ...
  *
  * # Safety
  * Strings are NULL or NUL-terminated; the outputs are writable.
@@ -584,6 +599,10 @@ int32_t dah5_write_block(struct dah5_dataset *dataset,
  * `DAH5_CONVERT`, a stored value `mem_dtype` cannot hold (NaN or ±Inf into an integer, a
  * value out of its range) stops the read: `DAH5_ERR_TYPE_MISMATCH` naming it, `buf`
  * partly filled; collectively, on every rank.
+ *
+ * On a file opened `DAH5_RDONLY` that changed on storage since (another job wrote,
+ * flushed, replaced or truncated it): `DAH5_ERR_FILE_CHANGED`, nothing read; close the file
+ * and open it again. A subfile of another write of a subfiled darray is refused with it too.
  *
  * # Safety
  * `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the
@@ -747,7 +766,8 @@ int32_t dah5_dataset_create(struct dah5_file *file,
  *
  * **Collective** over the file's communicator, with the same name on every rank.
  *
- * @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (unsupported type), ...
+ * @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (unsupported type),
+ *         `DAH5_ERR_FILE_CHANGED` (a read-only file changed since it was opened), ...
  *
  * # Safety
  * `name` is NULL or NUL-terminated; `dataset_out` is NULL or writable.
@@ -984,7 +1004,9 @@ int32_t dah5_direct_close(struct dah5_direct **direct);
  * @param flags     `DAH5_TRUNC` to replace an existing file (default: `DAH5_ERR_ALREADY_EXISTS`
  *                  if it exists), `DAH5_ORDER_F` for column-major arrays on this handle.
  * @param file_out  receives the handle on success; untouched on failure.
- * @return `DAH5_OK` or a negative `DAH5_ERR_*` status (see `dah5_last_error_message`).
+ * @return `DAH5_OK` or a negative `DAH5_ERR_*` status (see `dah5_last_error_message`):
+ *         `DAH5_ERR_IN_USE` when another handle, of this program or another job, has the
+ *         file open for writing (one writer at a time; the file is left as it is).
  *
  * # Safety
  * `path` is NULL or NUL-terminated; `file_out` is NULL or writable.
@@ -1013,9 +1035,14 @@ int32_t dah5_file_create_with(int32_t comm,
  *
  * **Collective** over `comm`, like `dah5_file_create`.
  *
+ * A file another job is writing opens `DAH5_RDONLY` as of that job's last flush; once it
+ * changes on storage, every call of this handle that reads it returns
+ * `DAH5_ERR_FILE_CHANGED` (open it again). `DAH5_RDWR` is one writer at a time.
+ *
  * @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, optionally `| DAH5_ORDER_F`.
  * @return `DAH5_OK`, or e.g. `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_NOT_HDF5`,
- *         `DAH5_ERR_PERMISSION`.
+ *         `DAH5_ERR_PERMISSION`, `DAH5_ERR_IN_USE` (`DAH5_RDWR` while another handle, of
+ *         this program or another job, has the file open for writing).
  *
  * # Safety
  * As `dah5_file_create`.

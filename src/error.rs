@@ -28,10 +28,12 @@ pub enum ErrorKind {
     AbiMismatch,
     Panic,
     Unsupported,
+    FileChanged,
+    InUse,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 21] = [
+    pub const ALL: [ErrorKind; 23] = [
         ErrorKind::InvalidArgument,
         ErrorKind::NullArgument,
         ErrorKind::InvalidHandle,
@@ -53,6 +55,8 @@ impl ErrorKind {
         ErrorKind::AbiMismatch,
         ErrorKind::Panic,
         ErrorKind::Unsupported,
+        ErrorKind::FileChanged,
+        ErrorKind::InUse,
     ];
 
     /// A failure of the collective protocol itself (a mismatch or a timeout), not of a

@@ -135,15 +135,37 @@ fn describe_dataset(
         )?;
         if let Some(subfiles) = Subfiles::read(&id, main)? {
             let table = recorded.table(&id, &dims)?;
-            let (files, missing) = subfiles.survey(table);
-            let missing = match missing.as_slice() {
-                [] => "all present".to_string(),
-                m => format!("MISSING: blocks {m:?} (HDF5 readers show fill values there)"),
-            };
+            let survey = subfiles.survey(table)?;
+            let mut state = Vec::new();
+            if !survey.missing.is_empty() {
+                state.push(format!(
+                    "MISSING: blocks {:?} (HDF5 readers show fill values there)",
+                    survey.missing
+                ));
+            }
+            if !survey.foreign.is_empty() {
+                state.push(format!(
+                    "NOT OF THIS FILE: blocks {:?} (subfiles of another write of the darray \
+                     in their place: dah5 refuses to read them, HDF5 readers show their values)",
+                    survey.foreign
+                ));
+            }
+            if state.is_empty() {
+                state.push("all present".to_string());
+            }
+            if !subfiles.tied() {
+                state.push(format!(
+                    "not tied to this file (written without {}, by an earlier dah5: a \
+                     subfile of another write cannot be told)",
+                    crate::core::subfiled::ID_ATTR
+                ));
+            }
             writeln!(
                 out,
-                "  subfiled: {files} files {}.RANK.h5 beside the main file, {missing}",
-                subfiles.prefix()
+                "  subfiled: {} files {}.RANK.h5 beside the main file, {}",
+                survey.files,
+                subfiles.prefix(),
+                state.join("; ")
             )
             .ok();
         }

@@ -105,13 +105,13 @@ fn close(mut file: File, datasets: Vec<Dataset>) -> Result<()> {
 fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
     let mut from = File::open(
         comm,
-        Ok(FileCall::<false>(request(
+        Ok(FileCall::<false>::new(request(
             input,
             Access::Open { writable: false },
         ))),
     )?;
     let create = request(output, Access::Create { truncate: false });
-    let mut to = match File::open(comm, Ok(FileCall::<true>(create))) {
+    let mut to = match File::open(comm, Ok(FileCall::<true>::new(create))) {
         Ok(to) => to,
         Err(e) => {
             let _ = close(from, Vec::new());

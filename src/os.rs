@@ -149,3 +149,30 @@ pub fn lock_range(file: &File, write: bool, start: u64, len: u64) -> io::Result<
         }
     }
 }
+
+/// Take a write lock on `len` bytes at `start` of `file` without waiting (`F_OFD_SETLK`):
+/// `Ok(false)` when another open of the file holds a lock there, in this process or another.
+/// Unlike [`lock_range`]'s, this lock belongs to this open of the file, not to the process:
+/// closing another descriptor of the file (as HDF5 and MPI-IO do) does not drop it, and a
+/// second open in the same process conflicts with it. It goes when `file` is closed.
+pub fn try_lock_open_file(file: &File, start: u64, len: u64) -> io::Result<bool> {
+    // SAFETY: flock is plain data; every field the call reads is set below (l_pid 0, as
+    // OFD locks require).
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = libc::F_WRLCK as libc::c_short;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock.l_start = start as libc::off_t;
+    lock.l_len = len as libc::off_t;
+    loop {
+        // SAFETY: a valid descriptor and a pointer to a live flock.
+        if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_OFD_SETLK, &lock) } == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EAGAIN) | Some(libc::EACCES) => return Ok(false),
+            Some(libc::EINTR) => continue,
+            _ => return Err(e),
+        }
+    }
+}

@@ -223,6 +223,7 @@ impl File {
     }
 
     fn open_attr(&self, at: &AttrName<'_>) -> Result<(h5::attr::Opened, AttrInfo)> {
+        self.shared.check_unchanged()?;
         let context = |e: Error| e.context(format_args!("{}", at.describe()));
         let place = self.place(at);
         let exists = h5::attr::exists(&place, true)

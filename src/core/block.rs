@@ -202,10 +202,13 @@ impl Dataset {
                 "buf holds {actual} bytes but the block needs {expected}"
             )));
         }
-        if let (Buffer::Source(bytes), true) = (&request.buffer, mem != stored) {
-            convert::check_values_fit(mem, stored, bytes, self.name())?;
+        match (&request.buffer, mem != stored) {
+            (Buffer::Source(bytes), true) => {
+                convert::check_values_fit(mem, stored, bytes, self.name())
+            }
+            (Buffer::Source(_), false) => Ok(()),
+            (Buffer::Sink(_), _) => self.file.check_unchanged(),
         }
-        Ok(())
     }
 
     /// Why an independent write is refused where MPI-IO does not make writes visible at

@@ -411,7 +411,7 @@ fn u64s(bytes: &[u8]) -> Vec<u64> {
 }
 
 /// The uint64-convertible scalar attribute `name` of the open object `object`.
-fn read_scalar(object: &Id, name: &str) -> Result<u64> {
+pub(crate) fn read_scalar(object: &Id, name: &str) -> Result<u64> {
     let place = Place {
         file: object,
         object: ".",

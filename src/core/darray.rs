@@ -4,6 +4,8 @@
 //!
 //! The block table itself (its check, its place in the file) is `core::block_table`.
 
+use std::hash::BuildHasher;
+
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
 use crate::core::block_table::{BlockTable, Blocks, Recorded, table_path};
 use crate::core::collective::{self, Args, Collective};
@@ -60,6 +62,7 @@ pub struct CreateDarray<'a>(pub DarrayRequest<'a>);
 impl Dataset {
     /// The block table in the file handle's order: (offsets, counts), one row per block.
     pub fn block_table(&self) -> Result<Blocks> {
+        self.file.check_unchanged()?;
         let recorded = self.blocks.as_ref().ok_or_else(|| {
             Error::new(
                 ErrorKind::NotFound,
@@ -163,9 +166,9 @@ impl DarrayRequest<'_> {
     }
 
     fn create(self, file: &mut File, call: &'static str) -> Result<Dataset> {
-        let table = file.gather_blocks(&self)?;
+        let (table, write_id) = file.gather_blocks(&self)?;
         if self.subfiled {
-            return file.create_subfiled(self, table, call);
+            return file.create_subfiled(self, table, write_id, call);
         }
         let layout = file.layout_of(&self.dataset, Some(&table.largest_block()))?;
         let name = self.dataset.name.clone();
@@ -201,20 +204,30 @@ impl DarrayRequest<'_> {
     }
 }
 
+/// A number no other write of a darray has: a hash of the time and the process, keyed
+/// with the random keys of the standard library's hash maps.
+fn new_write_id() -> u64 {
+    let now = std::time::SystemTime::now();
+    std::hash::RandomState::new().hash_one((now, std::process::id()))
+}
+
 impl File {
-    /// Every rank's block, gathered and checked against the dims (collective).
-    pub(crate) fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<BlockTable> {
+    /// Every rank's block, gathered and checked against the dims (collective), and the id
+    /// of this write of a subfiled darray (`core::subfiled`): rank 0's, gathered with them.
+    pub(crate) fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<(BlockTable, u64)> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
+        let write_id = if request.subfiled { new_write_id() } else { 0 };
         let mine: Vec<u64> = [
             order.to_storage(&request.offset),
             order.to_storage(&request.count),
+            vec![write_id],
         ]
         .concat();
         let all = self.shared.comm.allgather(&mine)?;
         let (offsets, counts) = all
-            .chunks(2 * ndims)
-            .map(|row| (row[..ndims].to_vec(), row[ndims..].to_vec()))
+            .chunks(2 * ndims + 1)
+            .map(|row| (row[..ndims].to_vec(), row[ndims..2 * ndims].to_vec()))
             .unzip();
         let dims = order.to_storage(&request.dataset.dims);
         let name = &request.dataset.name;
@@ -228,7 +241,7 @@ impl File {
                 element_count(&dims).unwrap_or(0)
             )));
         }
-        Ok(table)
+        Ok((table, all[2 * ndims]))
     }
 
     /// [`File::take_out`] for a darray: its table dataset goes too, with the groups of

@@ -295,8 +295,10 @@ impl Collective for OpenDataset {
     type Target = File;
     type Output = Dataset;
 
-    fn check(self, _file: &File) -> Result<Self> {
-        names::check_dataset(&self.0).map(|()| self)
+    fn check(self, file: &File) -> Result<Self> {
+        names::check_dataset(&self.0)?;
+        file.shared.check_unchanged()?;
+        Ok(self)
     }
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {

@@ -11,6 +11,8 @@ use crate::core::environment;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::space;
+use crate::core::stamp::Stamp;
+use crate::core::writer_lock::{self, Holder, WriterLock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
 use crate::h5;
@@ -103,6 +105,11 @@ impl FileRequest {
         Ok(self)
     }
 
+    /// Whether a writer of this file locks it (`core::writer_lock`).
+    fn writer_locking(&self) -> bool {
+        writer_lock::wanted(self.options.tuning.file_locking)
+    }
+
     fn args(&self, name: &'static str) -> Args<'_> {
         let flags = match self.access {
             Access::Create { truncate: true } => "create, DAH5_TRUNC",
@@ -141,10 +148,24 @@ impl FileRequest {
 }
 
 /// `dah5_file_create` (`CREATE`) or `dah5_file_open`: a rank's request for a file.
-pub struct FileCall<const CREATE: bool>(pub FileRequest);
+pub struct FileCall<const CREATE: bool> {
+    request: FileRequest,
+    /// Rank 0's writer lock on the file as it is (`core::writer_lock`), taken by the check
+    /// of a call that writes it, or who holds it.
+    lock: std::result::Result<Option<WriterLock>, Holder>,
+}
 
 pub type CreateFile = FileCall<true>;
 pub type OpenFile = FileCall<false>;
+
+impl<const CREATE: bool> FileCall<CREATE> {
+    pub fn new(request: FileRequest) -> Self {
+        FileCall {
+            request,
+            lock: Ok(None),
+        }
+    }
+}
 
 impl<const CREATE: bool> Collective for FileCall<CREATE> {
     const NAME: &'static str = if CREATE {
@@ -152,34 +173,80 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
     } else {
         "dah5_file_open"
     };
+    // Rank 0's lock taken or not travels as the maximum, so that every rank can say who
+    // has the file (see `local_max`).
+    const NEEDS_MAX: bool = true;
     type Target = Arc<Comm>;
     type Output = File;
 
-    fn check(self, _comm: &Arc<Comm>) -> Result<Self> {
-        self.0.validate().map(FileCall)
+    fn check(self, comm: &Arc<Comm>) -> Result<Self> {
+        let request = self.request.validate()?;
+        let replaces = matches!(
+            request.access,
+            Access::Create { truncate: true } | Access::Open { writable: true }
+        );
+        let lock = if replaces && comm.rank() == 0 && request.writer_locking() {
+            writer_lock::lock_existing(&request.path)
+        } else {
+            Ok(None)
+        };
+        Ok(FileCall { request, lock })
     }
 
     fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
-        self.0.args(Self::NAME)
+        self.request.args(Self::NAME)
     }
 
-    fn act(self, comm: &mut Arc<Comm>, _: u64) -> Result<File> {
-        File::open_agreed(comm, self.0)
+    /// Who holds the file, if another writer does (`Holder` as a number), else 0.
+    fn local_max(&self, _comm: &Arc<Comm>) -> u64 {
+        self.lock
+            .as_ref()
+            .map_or_else(|&holder| holder as u64, |_| 0)
+    }
+
+    fn act(self, comm: &mut Arc<Comm>, holder: u64) -> Result<File> {
+        if holder != 0 {
+            return Err(Holder::from_number(holder).error(&self.request.path));
+        }
+        File::open_agreed(comm, self.request, self.lock.ok().flatten())
     }
 }
 
-/// Replace rather than truncate: rank 0 removes an existing regular file before it is
-/// created again. ext4 (`auto_da_alloc`) writes back a file that was truncated to zero
-/// when it is closed, which made every `H5Fclose` after `H5F_ACC_TRUNC` a full flush
-/// (measured: 0.11 s more per 512 MiB file, against raw MPI-IO creating a new file). A
-/// symlink, or a file that cannot be removed, is left to HDF5's truncation.
-fn remove_existing(comm: &Comm, path: &str) -> Result<()> {
-    let path = file_name::os_path(path);
-    if comm.rank() == 0 && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
-        let _ = std::fs::remove_file(path);
-    }
-    // Nobody opens the file before it is gone.
-    comm.barrier()
+/// Rank 0 makes the file of a create (`writer_lock::make_new`: an existing one replaced,
+/// or refused without `truncate`; the new one locked, given `held` from the check), and
+/// every rank learns how that went before any opens it.
+fn make_new(
+    comm: &Comm,
+    request: &FileRequest,
+    truncate: bool,
+    held: Option<WriterLock>,
+) -> Result<Option<WriterLock>> {
+    let (made, lock) = match comm.rank() {
+        0 => match writer_lock::make_new(&request.path, truncate, held, request.writer_locking()) {
+            Ok(lock) => (Ok(()), lock),
+            Err(e) => (Err(e), None),
+        },
+        _ => (Ok(()), None),
+    };
+    let path = &request.path;
+    collective::settle(
+        comm,
+        CreateFile::NAME,
+        "the new file",
+        made,
+        |kind| match kind {
+            ErrorKind::InUse => format!(
+                "the file {path:?} is open for writing by another handle or job (rank 0 found it \
+             locked; its message says which). Nothing was done"
+            ),
+            ErrorKind::AlreadyExists => format!(
+                "the file {path:?} exists already (pass DAH5_TRUNC to replace it, or use another \
+             name). Nothing was done"
+            ),
+            _ => format!("rank 0 could not make the file {path:?} (its message says why)"),
+        },
+    )?;
+    Ok(lock)
 }
 
 /// What a file's datasets share with it: the communicator, the order of its arrays, and
@@ -217,6 +284,9 @@ pub struct FileShared {
     /// The file's format stores numeric attributes larger than an object header holds
     /// (`h5::file::keeps_large_attributes`); where it does not, dah5 refuses them itself.
     pub large_attributes: bool,
+    /// A read-only file as this rank saw it just before opening it (`core::stamp`); none
+    /// for a file this rank could not open itself.
+    stamp: Option<Stamp>,
 }
 
 impl FileShared {
@@ -278,6 +348,16 @@ impl FileShared {
         }
     }
 
+    /// Before a read-only handle returns what the file holds: fail with
+    /// `DAH5_ERR_FILE_CHANGED` (or `TRUNCATED`) if the file changed since it was opened
+    /// (`core::stamp`). Local.
+    pub fn check_unchanged(&self) -> Result<()> {
+        match &self.stamp {
+            Some(stamp) => stamp.check(&self.path),
+            None => Ok(()),
+        }
+    }
+
     /// Fail with `DAH5_ERR_READ_ONLY` unless the file was opened for writing.
     pub fn check_writable(&self) -> Result<()> {
         if self.writable {
@@ -307,6 +387,9 @@ pub struct File {
     /// Made once per file: building HDF5 property lists costs about a third of a small
     /// dataset's create (measured with perf: skip lists and string hashing in H5P).
     pub(crate) lists: CreateLists,
+    /// Rank 0's lock of a file open for writing (`core::writer_lock`), held until the file
+    /// is closed (declared after `id`, so dropped after it).
+    _writer_lock: Option<WriterLock>,
 }
 
 /// The property lists of the common dataset create, and dataspaces to reuse.
@@ -446,19 +529,29 @@ impl File {
         crate::os::at_exit(hook);
     }
 
-    /// Create or open the file every rank agreed on (collective).
-    fn open_agreed(comm: &Arc<Comm>, request: FileRequest) -> Result<File> {
+    /// Create or open the file every rank agreed on (collective); `held` is rank 0's lock
+    /// on the file as it was at the check.
+    fn open_agreed(
+        comm: &Arc<Comm>,
+        request: FileRequest,
+        held: Option<WriterLock>,
+    ) -> Result<File> {
         // First: every rank is here (the open agreed), which attaching needs.
         comm.attach_board()?;
         let options = &request.options;
         let info = Info::new(&options.hints)?;
         let writable = request.access != (Access::Open { writable: false });
         let fapl = h5::plist::file_access(comm.raw(), &info, &options.tuning, writable)?;
-        if request.access == (Access::Create { truncate: true }) {
-            remove_existing(comm, &request.path)?;
-        }
+        let (writer_lock, stamp) = match request.access {
+            Access::Create { truncate } => (make_new(comm, &request, truncate, held)?, None),
+            Access::Open { writable: true } => (held, None),
+            // Taken before HDF5 reads anything: a change while it opens is a change too. A
+            // file this rank cannot open itself (but MPI-IO can) goes unstamped.
+            Access::Open { writable: false } => (None, Stamp::take(&request.path).ok()),
+        };
         let id = match request.access {
-            Access::Create { truncate } => h5::file::create(&request.path, truncate, &fapl),
+            // Over the empty file rank 0 made (or, where it could not, as HDF5 would).
+            Access::Create { .. } => h5::file::create(&request.path, true, &fapl),
             Access::Open { writable } => h5::file::open(&request.path, writable, &fapl),
         }
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
@@ -471,6 +564,7 @@ impl File {
                 .map_err(|e| space::classify(e, &request.path))
                 .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
         }
+        let stamp = stamp.map(|stamp| stamp.confirm(&request.path));
         if options.atomic {
             h5::file::set_atomicity(&id, true)?;
         }
@@ -502,6 +596,7 @@ impl File {
                 file_locking: options.tuning.file_locking,
                 writes_visible_at_once,
                 large_attributes,
+                stamp,
             }),
             id,
             lists: CreateLists {
@@ -510,6 +605,7 @@ impl File {
                 scalar: h5::space::scalar()?,
                 last_space: RefCell::new(None),
             },
+            _writer_lock: writer_lock,
         })
     }
 

@@ -23,4 +23,6 @@ mod properties;
 pub mod shape;
 pub mod space;
 pub mod split;
+pub mod stamp;
 pub mod subfiled;
+pub mod writer_lock;

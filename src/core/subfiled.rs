@@ -10,22 +10,27 @@
 //!
 //! | file                      | holds                                                   |
 //! |---------------------------|---------------------------------------------------------|
-//! | `out.h5`                  | the VDS `/grp/temp`, its block table, and the attribute  |
-//! |                           | `dah5_subfiles` = `"out.h5.d/grp~temp"`                 |
-//! | `out.h5.d/grp~temp.0.h5`  | rank 0's block as the dataset `/block`                  |
+//! | `out.h5`                  | the VDS `/grp/temp`, its block table, and the attributes |
+//! |                           | `dah5_subfiles` = `"out.h5.d/grp~temp"`, `dah5_subfiles_id` |
+//! | `out.h5.d/grp~temp.0.h5`  | rank 0's block as the dataset `/block`, with the same    |
+//! |                           | `dah5_subfiles_id`                                      |
 //! | `out.h5.d/grp~temp.1.h5`  | rank 1's block, ...; an empty block has no file          |
 //!
 //! `dah5_complete` is 1 only once every subfile was written and closed: at the end of
 //! `dah5_darray_write`, or at the dataset's close after `dah5_darray_create`. dah5 refuses
 //! to read a subfiled darray that is not complete, and a missing or truncated subfile is an
-//! error naming it, never fill values.
+//! error naming it, never fill values. `dah5_subfiles_id` (uint64) ties the subfiles to the
+//! write that made them: a number drawn for each write, by rank 0, sent with the blocks.
+//! A subfile of another write (an earlier run's, put back beside the main file) is refused
+//! with `DAH5_ERR_FILE_CHANGED` naming it, where it would have mixed old values with new.
+//! A darray written without the id (dah5 before it) reads as before; `dah5 info` says so.
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block_table::{BlockTable, Recorded};
+use crate::core::block_table::{BlockTable, Recorded, read_scalar};
 use crate::core::collective;
 use crate::core::darray::DarrayRequest;
 use crate::core::dataset::{Dataset, absolute};
@@ -42,6 +47,9 @@ use crate::h5::id::{Id, hid_t};
 /// the main file's directory.
 pub const PREFIX_ATTR: &str = "dah5_subfiles";
 
+/// The id of the write that made a darray's subfiles, on the darray and on each block.
+pub const ID_ATTR: &str = "dah5_subfiles_id";
+
 /// The dataset holding the block in each subfile.
 const SOURCE: &str = "block";
 
@@ -51,8 +59,20 @@ pub struct Subfiles {
     /// The main file's directory, which `prefix` is relative to.
     base: PathBuf,
     prefix: String,
+    /// The id of the write that made them (none: written by a dah5 without ids).
+    id: Option<u64>,
     /// From `dah5_darray_create` until the dataset's close: this rank's subfile.
     writing: Option<Writing>,
+}
+
+/// What `dah5 info` finds of a darray's subfiles.
+pub struct Survey {
+    /// How many blocks have a subfile (the empty ones have none).
+    pub files: usize,
+    /// The blocks whose subfile is not there (HDF5's readers show fill values instead).
+    pub missing: Vec<usize>,
+    /// The blocks whose subfile is of another write of the darray.
+    pub foreign: Vec<usize>,
 }
 
 #[derive(Debug)]
@@ -141,13 +161,15 @@ impl Subfiles {
         self.writing.is_some()
     }
 
-    /// The subfiles of a new darray `name` in the main file `main`: `<main>.d/<stem>`.
-    pub(crate) fn new(main: &str, name: &str) -> Subfiles {
+    /// The subfiles of a new darray `name` in the main file `main`, of the write `id`:
+    /// `<main>.d/<stem>`.
+    pub(crate) fn new(main: &str, name: &str, id: u64) -> Subfiles {
         let main = Path::new(file_name::os_path(main));
         let file_name = main.file_name().unwrap_or_default().to_string_lossy();
         Subfiles {
             base: directory_of(main),
             prefix: format!("{file_name}.d/{}", stem(name)),
+            id: Some(id),
             writing: None,
         }
     }
@@ -176,6 +198,7 @@ impl Subfiles {
         Ok(Some(Subfiles {
             base: directory_of(Path::new(file_name::os_path(main))),
             prefix,
+            id: read_id(dataset)?,
             writing: None,
         }))
     }
@@ -185,19 +208,85 @@ impl Subfiles {
         &self.prefix
     }
 
-    /// How many subfiles the blocks of `table` have, and the blocks whose subfile is not
-    /// there (`dah5 info`: HDF5's readers would show fill values in their place).
-    pub fn survey(&self, table: &BlockTable) -> (usize, Vec<usize>) {
+    /// Whether the subfiles are tied to the write that made them (`ID_ATTR`).
+    pub fn tied(&self) -> bool {
+        self.id.is_some()
+    }
+
+    /// The subfiles of the blocks of `table` as they are (`dah5 info`).
+    pub fn survey(&self, table: &BlockTable) -> Result<Survey> {
         let blocks: Vec<usize> = (0..table.counts.len())
             .filter(|&b| !is_empty(&table.counts[b]))
             .collect();
-        let missing = blocks
-            .iter()
-            .copied()
-            .filter(|&b| !self.path(b).is_file())
+        let (present, missing): (Vec<usize>, Vec<usize>) =
+            blocks.iter().partition(|&&b| self.path(b).is_file());
+        let fapl = h5::plist::serial_file_access(true)?;
+        let foreign = present
+            .into_iter()
+            .filter(|&b| {
+                self.open_block(b, &fapl)
+                    .is_err_and(|e| e.kind == ErrorKind::FileChanged)
+            })
             .collect();
-        (blocks.len(), missing)
+        Ok(Survey {
+            files: blocks.len(),
+            missing,
+            foreign,
+        })
     }
+
+    /// Block `block`'s subfile opened for reading with `fapl`: its `/block` dataset, then
+    /// the file, refused (`FILE_CHANGED`) when it is of another write of the darray.
+    fn open_block(&self, block: usize, fapl: &Id) -> Result<(Id, Id)> {
+        let file = h5::file::open(&self.path(block).to_string_lossy(), false, fapl)?;
+        let source = h5::dataset::open(&file, SOURCE)?;
+        let Some(id) = self.id else {
+            return Ok((source, file));
+        };
+        match read_id(&source)? {
+            Some(theirs) if theirs == id => Ok((source, file)),
+            theirs => Err(Error::new(
+                ErrorKind::FileChanged,
+                format!(
+                    "it is of another write of the darray: it holds {}, the main file says \
+                     {id:#x} (a subfile of another write, an earlier run's, was put in its \
+                     place), so nothing was read from it. Write the darray again, or put its \
+                     own subfile back",
+                    theirs.map_or("no write id".to_string(), |t| format!(
+                        "the write id {t:#x}"
+                    ))
+                ),
+            )),
+        }
+    }
+}
+
+/// The write id on `object` (a darray, or a subfile's block), if it has one.
+fn read_id(object: &Id) -> Result<Option<u64>> {
+    let place = Place {
+        file: object,
+        object: ".",
+        name: ID_ATTR,
+    };
+    if !h5::attr::exists(&place, false)? {
+        return Ok(None);
+    }
+    read_scalar(object, ID_ATTR).map(Some)
+}
+
+/// Record the write id `id` on `object` (a darray, or a subfile's block).
+fn write_id(object: &Id, id: u64, scalar: &Id) -> Result<()> {
+    let place = Place {
+        file: object,
+        object: ".",
+        name: ID_ATTR,
+    };
+    let value = AttrValue::Numbers {
+        dtype: Dtype::Uint64,
+        shape: vec![],
+        data: &id.to_ne_bytes(),
+    };
+    write_value(&place, &value, scalar)
 }
 
 fn directory_of(path: &Path) -> PathBuf {
@@ -214,13 +303,14 @@ fn about(path: &Path, e: Error) -> Error {
 
 impl OwnSubfile {
     /// Create the subfile at `path` (and its directory) holding an empty block of `count`,
-    /// for the darray of the main file `main`.
+    /// for the darray of the main file `main`, of the write `id` (if it has one).
     fn create(
         path: &Path,
         dtype: Dtype,
         offset: &[u64],
         count: &[u64],
         main: &Arc<FileShared>,
+        id: Option<u64>,
     ) -> Result<OwnSubfile> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
@@ -247,6 +337,9 @@ impl OwnSubfile {
             &Id::borrowed(h5::plist::DEFAULT),
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )?;
+        if let Some(id) = id {
+            write_id(&own.block, id, &h5::space::scalar()?)?;
+        }
         // Reserved as a shared-file dataset is (`core::space`): a full disk is said now, and
         // the write into reserved blocks is faster (measured: see docs/benchmarks.md).
         let bytes = crate::core::shape::data_bytes(count, dtype.size());
@@ -307,7 +400,7 @@ impl Subfiles {
         } else {
             let path = self.path(rank);
             let own = crate::core::fault::check("subfile", rank as i32)
-                .and_then(|()| OwnSubfile::create(&path, dtype, offset, count, main))
+                .and_then(|()| OwnSubfile::create(&path, dtype, offset, count, main, self.id))
                 .map_err(|e| about(&path, e))?;
             match data {
                 Some(data) => {
@@ -355,14 +448,18 @@ impl Subfiles {
         )
     }
 
-    /// Record the subfiles on the darray (collective: an attribute write).
-    pub(crate) fn record(&self, file: &Id, name: &str, scalar: &Id) -> Result<()> {
+    /// Record the subfiles on the darray `dataset` (collective: attribute writes).
+    pub(crate) fn record(&self, dataset: &Id, scalar: &Id) -> Result<()> {
         let place = Place {
-            file,
-            object: name,
+            file: dataset,
+            object: ".",
             name: PREFIX_ATTR,
         };
-        write_value(&place, &AttrValue::Text(&self.prefix), scalar)
+        write_value(&place, &AttrValue::Text(&self.prefix), scalar)?;
+        match self.id {
+            Some(id) => write_id(dataset, id, scalar),
+            None => Ok(()),
+        }
     }
 }
 
@@ -466,8 +563,7 @@ impl Dataset {
             }
             let path = subfiles.path(block);
             let read = (|| {
-                let file = h5::file::open(&path.to_string_lossy(), false, &fapl)?;
-                let source = h5::dataset::open(&file, SOURCE)?;
+                let (source, file) = subfiles.open_block(block, &fapl)?;
                 let space = h5::dataset::space(&source)?;
                 let (stored, _) = h5::space::extents(&space)?;
                 if stored != *b_count {
@@ -568,11 +664,12 @@ impl File {
         &mut self,
         request: DarrayRequest<'_>,
         mut table: BlockTable,
+        write_id: u64,
         call: &'static str,
     ) -> Result<Dataset> {
         let rank = self.shared.comm.rank() as usize;
         let name = request.dataset.name.clone();
-        let mut subfiles = Subfiles::new(&self.shared.path, &name);
+        let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id);
         let dtype = request.dataset.dtype;
         let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
         if let Err(e) = self.settle(call, "the subfiles", made) {
@@ -598,7 +695,7 @@ impl File {
         table.complete = subfiles.writing.is_none();
         let recorded = table
             .write(&self.id, &name, self.order(), self.shared.table_rows())
-            .and_then(|()| subfiles.record(&self.id, &name, &self.lists.scalar))
+            .and_then(|()| subfiles.record(&dataset.id, &self.lists.scalar))
             .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
         if let Err(e) = self.settle(call, "the block table", recorded) {
             subfiles.discard_own(rank, &table);
@@ -620,14 +717,14 @@ mod tests {
         assert_eq!(stem("a~b"), "a+7Eb");
         assert_ne!(stem("/a/b"), stem("/a~b"));
         assert_eq!(stem("t 1%"), "t+201+25");
-        let subfiles = Subfiles::new("/scratch/run/out.h5", "grp/temp");
+        let subfiles = Subfiles::new("/scratch/run/out.h5", "grp/temp", 1);
         assert_eq!(subfiles.relative(3), "out.h5.d/grp~temp.3.h5");
         assert_eq!(
             subfiles.path(3),
             PathBuf::from("/scratch/run/out.h5.d/grp~temp.3.h5")
         );
         assert_eq!(
-            Subfiles::new("out.h5", "x").path(0),
+            Subfiles::new("out.h5", "x", 1).path(0),
             PathBuf::from("./out.h5.d/x.0.h5")
         );
     }

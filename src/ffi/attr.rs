@@ -104,7 +104,8 @@ pub unsafe extern "C" fn dah5_attr_write_string(
 /// Local.
 ///
 /// @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (a type dah5 does not
-///         read), ...
+///         read), `DAH5_ERR_FILE_CHANGED` (here and in the attribute reads: a read-only file
+///         changed since it was opened), ...
 ///
 /// # Safety
 /// Strings are NULL or NUL-terminated; the outputs are writable.

@@ -119,6 +119,10 @@ pub unsafe extern "C" fn dah5_write_block(
 /// value out of its range) stops the read: `DAH5_ERR_TYPE_MISMATCH` naming it, `buf`
 /// partly filled; collectively, on every rank.
 ///
+/// On a file opened `DAH5_RDONLY` that changed on storage since (another job wrote,
+/// flushed, replaced or truncated it): `DAH5_ERR_FILE_CHANGED`, nothing read; close the file
+/// and open it again. A subfile of another write of a subfiled darray is refused with it too.
+///
 /// # Safety
 /// `offset` and `count` are NULL or have ndims entries; `buf` is NULL or has room for the
 /// block.

@@ -102,7 +102,8 @@ pub(crate) unsafe fn hand_out(
 ///
 /// **Collective** over the file's communicator, with the same name on every rank.
 ///
-/// @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (unsupported type), ...
+/// @return `DAH5_OK`, `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_TYPE_MISMATCH` (unsupported type),
+///         `DAH5_ERR_FILE_CHANGED` (a read-only file changed since it was opened), ...
 ///
 /// # Safety
 /// `name` is NULL or NUL-terminated; `dataset_out` is NULL or writable.

@@ -68,7 +68,9 @@ unsafe fn open_file(
 /// @param flags     `DAH5_TRUNC` to replace an existing file (default: `DAH5_ERR_ALREADY_EXISTS`
 ///                  if it exists), `DAH5_ORDER_F` for column-major arrays on this handle.
 /// @param file_out  receives the handle on success; untouched on failure.
-/// @return `DAH5_OK` or a negative `DAH5_ERR_*` status (see `dah5_last_error_message`).
+/// @return `DAH5_OK` or a negative `DAH5_ERR_*` status (see `dah5_last_error_message`):
+///         `DAH5_ERR_IN_USE` when another handle, of this program or another job, has the
+///         file open for writing (one writer at a time; the file is left as it is).
 ///
 /// # Safety
 /// `path` is NULL or NUL-terminated; `file_out` is NULL or writable.
@@ -106,7 +108,7 @@ pub unsafe extern "C" fn dah5_file_create_with(
             flags,
             options,
             file_out,
-            |request| File::open(comm, request.map(FileCall::<true>)),
+            |request| File::open(comm, request.map(FileCall::<true>::new)),
         )
     }
 }
@@ -115,9 +117,14 @@ pub unsafe extern "C" fn dah5_file_create_with(
 ///
 /// **Collective** over `comm`, like `dah5_file_create`.
 ///
+/// A file another job is writing opens `DAH5_RDONLY` as of that job's last flush; once it
+/// changes on storage, every call of this handle that reads it returns
+/// `DAH5_ERR_FILE_CHANGED` (open it again). `DAH5_RDWR` is one writer at a time.
+///
 /// @param flags  `DAH5_RDONLY` (default) or `DAH5_RDWR`, optionally `| DAH5_ORDER_F`.
 /// @return `DAH5_OK`, or e.g. `DAH5_ERR_NOT_FOUND`, `DAH5_ERR_NOT_HDF5`,
-///         `DAH5_ERR_PERMISSION`.
+///         `DAH5_ERR_PERMISSION`, `DAH5_ERR_IN_USE` (`DAH5_RDWR` while another handle, of
+///         this program or another job, has the file open for writing).
 ///
 /// # Safety
 /// As `dah5_file_create`.
@@ -155,7 +162,7 @@ pub unsafe extern "C" fn dah5_file_open_with(
             flags,
             options,
             file_out,
-            |request| File::open(comm, request.map(FileCall::<false>)),
+            |request| File::open(comm, request.map(FileCall::<false>::new)),
         )
     }
 }

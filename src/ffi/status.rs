@@ -54,6 +54,14 @@ pub const DAH5_ERR_COLLECTIVE_TIMEOUT: i32 = -20;
 /// names the cause and what works instead (e.g. an independent write where MPI-IO does not
 /// make writes visible at once, as on NFS: write collectively).
 pub const DAH5_ERR_UNSUPPORTED: i32 = -21;
+/// The file changed on storage since this handle opened it read-only (another job wrote,
+/// flushed, replaced or truncated it), so what HDF5 holds of it may be stale: close the
+/// handle and open the file again. A subfile that belongs to another write of its darray
+/// (put back from an earlier run) is refused with it too.
+pub const DAH5_ERR_FILE_CHANGED: i32 = -22;
+/// Another handle has the file open for writing: in this program (close that handle
+/// first) or in another job (wait for it to end, or use another file).
+pub const DAH5_ERR_IN_USE: i32 = -23;
 
 /// One row of [`STATUSES`]: the constant, its name, and the error kind it reports.
 macro_rules! status {
@@ -78,7 +86,7 @@ macro_rules! status {
 /// Every status, its name and the error kind it reports (none for `DAH5_OK`): the one
 /// table `dah5_status_name` and the error mapping read. A new status is a constant above
 /// (for the header) and a row here.
-const STATUSES: [(i32, &CStr, Option<ErrorKind>); 22] = [
+const STATUSES: [(i32, &CStr, Option<ErrorKind>); 24] = [
     status!(DAH5_OK),
     status!(DAH5_ERR_INVALID_ARGUMENT => InvalidArgument),
     status!(DAH5_ERR_NULL_ARGUMENT => NullArgument),
@@ -101,6 +109,8 @@ const STATUSES: [(i32, &CStr, Option<ErrorKind>); 22] = [
     status!(DAH5_ERR_PANIC => Panic),
     status!(DAH5_ERR_COLLECTIVE_TIMEOUT => CollectiveTimeout),
     status!(DAH5_ERR_UNSUPPORTED => Unsupported),
+    status!(DAH5_ERR_FILE_CHANGED => FileChanged),
+    status!(DAH5_ERR_IN_USE => InUse),
 ];
 
 /// The name of a status, for messages and `dah5_status_name`.
@@ -135,8 +145,8 @@ mod tests {
         let numbers: Vec<i32> = STATUSES.iter().map(|&(s, _, _)| s).collect();
         assert_eq!(
             numbers,
-            (-21..=0).rev().collect::<Vec<_>>(),
-            "codes are 0, -1, ... -21"
+            (-23..=0).rev().collect::<Vec<_>>(),
+            "codes are 0, -1, ... -23"
         );
     }
 }

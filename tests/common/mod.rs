@@ -206,6 +206,29 @@ pub fn mpiexec_with(
     dir: &Path,
 ) -> Job {
     let _job = one_job_at_a_time();
+    launch(launcher, ranks, exe, args, env, dir)
+}
+
+/// [`mpiexec`] for a second job that must run while the test's first one runs (started
+/// with [`mpiexec`] in a thread, which holds the one-job-at-a-time lock until it ends).
+pub fn mpiexec_alongside(
+    ranks: u32,
+    exe: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    dir: &Path,
+) -> Job {
+    launch(&mpi_tool("mpiexec"), ranks, exe, args, env, dir)
+}
+
+fn launch(
+    launcher: &str,
+    ranks: u32,
+    exe: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    dir: &Path,
+) -> Job {
     let mut command = Command::new("timeout");
     command
         .args(["-k", "10", &TIMEOUT_SECONDS.to_string(), launcher])
