@@ -577,7 +577,7 @@ impl File {
                 .unwrap_or(false);
         let room = space::Room::new(&request.path, options.tuning.metadata_cache_limit());
         if writable && comm.rank() == 0 {
-            room.start_at_file_size();
+            room.reserve_from_here();
         }
         let large_attributes = h5::file::keeps_large_attributes(&id)?;
         Ok(File {
@@ -649,7 +649,7 @@ impl File {
         if self.shared.comm.rank() != 0 {
             return Ok(());
         }
-        room.reserve_ahead(space::allocated_by(unreserved), what)
+        room.reserve_ahead(unreserved, cached, what)
     }
 
     /// The path the file was created or opened with.

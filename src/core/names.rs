@@ -13,13 +13,15 @@ use crate::h5::id::Id;
 /// another name than HDF5 does).
 fn path_fault(name: &str) -> Option<&'static str> {
     let inner = name.strip_prefix('/').unwrap_or(name);
-    if inner.split('/').any(|c| c == ".") {
-        return Some("\".\" is not a name in HDF5 (it stands for the group it is in)");
+    // One pass over the components, no allocation (every dataset create checks its name).
+    let mut empty = false;
+    for component in inner.split('/') {
+        if component == "." {
+            return Some("\".\" is not a name in HDF5 (it stands for the group it is in)");
+        }
+        empty |= component.is_empty();
     }
-    if inner.split('/').any(str::is_empty) {
-        return Some("it has two '/' in a row (an empty component)");
-    }
-    None
+    empty.then_some("it has two '/' in a row (an empty component)")
 }
 
 /// A dataset's name: a path from the root group, with or without its leading '/'.
@@ -42,7 +44,8 @@ pub fn check_new_dataset(name: &str) -> Result<()> {
     check_dataset(name)?;
     let reserved = &TABLES_GROUP[1..];
     let inner = name.trim_start_matches('/');
-    if inner == reserved || inner.starts_with(&format!("{reserved}/")) {
+    let under = |rest: &str| rest.is_empty() || rest.starts_with('/');
+    if inner.strip_prefix(reserved).is_some_and(under) {
         return Err(Error::invalid(format!(
             "name {name:?} is dah5's own: the group {TABLES_GROUP} holds the block tables \
              that dah5_darray_write makes; choose another name"

@@ -26,7 +26,7 @@ const TRUSTED_FOR: Duration = Duration::from_millis(100);
 const METADATA_PER_CALL: u64 = 4096;
 
 /// How far beyond what a call needs the file's blocks are reserved at once (see
-/// [`Room::reserve_ahead`]): one fallocate per this much growth (some 40 datasets of the
+/// [`Room::reserve_ahead`]): one fallocate per this much growth (some 160 datasets of the
 /// metadata loop), little enough beside [`METADATA_MARGIN`] that the free-space checks,
 /// which see it as taken, do not refuse sooner.
 const RESERVE_AHEAD: u64 = 64 << 10;
@@ -86,17 +86,23 @@ pub struct Room {
     /// When statvfs last answered ([`os::coarse_clock`]), and what it said minus what was
     /// claimed since.
     known: Mutex<Option<(Duration, u64)>>,
-    /// Where HDF5 allocates next, as rank 0 reckons it, and how far it reserved the file's
-    /// blocks ([`Room::reserve_ahead`]).
+    /// How far rank 0 reserved the file's blocks ([`Room::reserve_ahead`]), and the file
+    /// it reserves them through (opened once, at the file's create or open).
     reserved: Mutex<Reserved>,
 }
 
 #[derive(Debug, Default)]
 struct Reserved {
-    /// The file's size at open plus what every claim since said it adds: HDF5's end of
-    /// allocation (which the MPI-IO driver does not tell: `H5Fget_eoa` wants a SWMR
-    /// driver), give or take the alignment and metadata blocks [`RESERVE_AHEAD`] covers.
+    file: Option<std::fs::File>,
+    /// Where HDF5 allocates next, reckoned: the file's size at open plus what every claim
+    /// since said it adds, brought down to [`Room::allocation_bound`] whenever it reaches
+    /// what is reserved (the MPI-IO driver does not tell HDF5's end of allocation:
+    /// `H5Fget_eoa` wants a SWMR driver, and `H5Fget_filesize` fails once the driver forgot
+    /// the file's size after a write).
     end: u64,
+    /// The data of the datasets too small to reserve at their own offset, since the open:
+    /// allocated when created, maybe not written yet.
+    small_data: u64,
     to: u64,
 }
 
@@ -111,58 +117,91 @@ impl Room {
         }
     }
 
-    /// Start reckoning where HDF5 allocates from the file's size now (rank 0, at open).
-    pub fn start_at_file_size(&self) {
-        let size = std::fs::metadata(file_name::os_path(&self.path)).map_or(0, |m| m.len());
-        self.reserved.lock().unwrap_or_else(|e| e.into_inner()).end = size;
+    /// Make this rank the one that reserves the file's blocks (rank 0, at open), reckoning
+    /// where HDF5 allocates from the file's size now: nothing is reserved when the file
+    /// cannot be opened for writing here.
+    pub fn reserve_from_here(&self) {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(file_name::os_path(&self.path))
+            .ok();
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        reserved.end = file
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .map_or(0, |m| m.len());
+        reserved.file = file;
     }
 
     /// Reserve the file's blocks (fallocate, keeping its size) for a call that makes HDF5
-    /// allocate `grows_by` more bytes, and [`RESERVE_AHEAD`] more when it must reserve at
-    /// all. The metadata HDF5 holds in memory is written at a flush or close into space it
-    /// allocated before: if another program fills the disk meanwhile, that write fails,
-    /// and HDF5 1.10 does not recover (the collective close hung, or crashed in
-    /// MPI_Finalize, and the file could not be opened). Reserved, those blocks are the
+    /// allocate `data` bytes of a small dataset's data and some metadata
+    /// ([`METADATA_PER_CALL`]), and [`RESERVE_AHEAD`] more when it must reserve at all.
+    /// The metadata HDF5 holds in memory is written at a flush or close
+    /// into space it allocated before: if another program fills the disk meanwhile, that
+    /// write fails, and HDF5 1.10 does not recover (the collective close hung, or crashed
+    /// in MPI_Finalize, and the file could not be opened). Reserved, those blocks are the
     /// file's, and so are those of the small datasets' data. One rank reserves for the
-    /// file (it is one file on storage).
-    pub fn reserve_ahead(&self, grows_by: u64, what: impl FnOnce() -> String) -> Result<()> {
+    /// file (it is one file on storage), through a descriptor it keeps. `cached` is the
+    /// bytes of HDF5's metadata cache, asked only when the reckoning reaches what is
+    /// reserved.
+    pub fn reserve_ahead(
+        &self,
+        data: u64,
+        cached: impl FnOnce() -> Result<u64>,
+        what: impl FnOnce() -> String,
+    ) -> Result<()> {
         let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
-        let wanted = reserved.end.saturating_add(grows_by);
-        if wanted <= reserved.to {
-            reserved.end = wanted;
-            return Ok(());
-        }
-        let Ok(file) = std::fs::OpenOptions::new()
-            .write(true)
-            .open(file_name::os_path(&self.path))
-        else {
+        let Some(file) = &reserved.file else {
             return Ok(());
         };
-        let start = reserved.to;
-        let to = wanted.saturating_add(RESERVE_AHEAD);
-        // Short of the full step ahead, what this call needs is enough.
-        let result = os::allocate_beyond_end(&file, start, to - start)
-            .map(|()| to)
-            .or_else(|_| os::allocate_beyond_end(&file, start, wanted - start).map(|()| wanted));
-        match result {
-            Ok(to) => reserved.to = to,
-            Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
-                return Err(Error::new(
-                    ErrorKind::NoSpace,
-                    format!(
-                        "{} needs room for its data and metadata, but the file system of \
-                         {:?} has none left to reserve (fallocate: {e}); nothing was done, \
-                         and the file holds everything written before",
-                        what(),
-                        self.path
-                    ),
-                ));
+        let grows_by = data.saturating_add(METADATA_PER_CALL);
+        let mut wanted = reserved.end.saturating_add(grows_by);
+        if wanted > reserved.to {
+            let bound = Room::allocation_bound(file, reserved.small_data, cached()?);
+            wanted = reserved.end.min(bound).saturating_add(grows_by);
+        }
+        if wanted > reserved.to {
+            let start = reserved.to;
+            let to = wanted.saturating_add(RESERVE_AHEAD);
+            // Short of the full step ahead, what this call needs is enough.
+            let result = os::allocate_beyond_end(file, start, to - start)
+                .map(|()| to)
+                .or_else(|_| os::allocate_beyond_end(file, start, wanted - start).map(|()| wanted));
+            match result {
+                Ok(to) => reserved.to = to,
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
+                    return Err(Error::new(
+                        ErrorKind::NoSpace,
+                        format!(
+                            "{} needs room for its data and metadata, but the file system of \
+                             {:?} has none left to reserve (fallocate: {e}); nothing was done, \
+                             and the file holds everything written before",
+                            what(),
+                            self.path
+                        ),
+                    ));
+                }
+                // A file system that cannot reserve (EOPNOTSUPP, e.g. NFSv3): nothing reserved.
+                Err(_) => {}
             }
-            // A file system that cannot reserve (EOPNOTSUPP, e.g. NFSv3): nothing reserved.
-            Err(_) => {}
         }
         reserved.end = wanted;
+        reserved.small_data = reserved.small_data.saturating_add(data);
         Ok(())
+    }
+
+    /// How far HDF5 can have allocated in `file`: what the file holds, plus what HDF5's
+    /// metadata cache holds (`cached`: the metadata not yet written, and more), plus the
+    /// small datasets' data (`small_data`), which HDF5 allocated at their create and
+    /// writes only when the program does, plus a call's worth for the partly used blocks
+    /// of HDF5's metadata and small-data aggregators. Reckoning with what each call was
+    /// assumed to add alone (4 KiB) reserved 20 times what the file needed in the
+    /// metadata loop (400 bytes a dataset), and giving it back at the close cost more.
+    fn allocation_bound(file: &std::fs::File, small_data: u64, cached: u64) -> u64 {
+        let size = file.metadata().map_or(u64::MAX, |m| m.len());
+        size.saturating_add(cached)
+            .saturating_add(small_data)
+            .saturating_add(METADATA_PER_CALL)
     }
 
     /// Note a dataset's data reserved at its own `offset` ([`reserve`]): HDF5 allocates
@@ -177,12 +216,9 @@ impl Room {
     /// Give back the blocks reserved beyond the file's end (after its close): a truncate to
     /// its own size frees them.
     pub fn release_reserved(&self) {
-        if self.reserved.lock().unwrap_or_else(|e| e.into_inner()).to == 0 {
-            return;
-        }
-        if let Ok(file) = std::fs::OpenOptions::new()
-            .write(true)
-            .open(file_name::os_path(&self.path))
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(file) = reserved.file.take()
+            && reserved.to > 0
         {
             let _ = file.metadata().and_then(|m| file.set_len(m.len()));
         }
@@ -225,12 +261,6 @@ impl Room {
 /// Whether a dataset of `bytes` gets its space reserved at create (see [`reserve`]).
 pub fn worth_reserving(bytes: u64) -> bool {
     bytes >= RESERVED_SIZE
-}
-
-/// What a call that adds `bytes` of data makes HDF5 allocate, about: the data, and
-/// [`METADATA_PER_CALL`].
-pub fn allocated_by(bytes: u64) -> u64 {
-    bytes.saturating_add(METADATA_PER_CALL)
 }
 
 /// Reserve the file system blocks for `len` bytes at `offset` of the file `path`
