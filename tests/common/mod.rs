@@ -94,6 +94,19 @@ fn compile(compiler: &str, args: &[String], what: &str) {
     );
 }
 
+/// Link a program with `compiler` and `args` into `exe`, through a file of this build's own
+/// renamed into place: two tests of one binary that build the same program at once would
+/// otherwise exec it while the other's linker rewrites it (execvp: Permission denied, and
+/// Hydra's mpiexec then waited for the missing process until the test's timeout).
+fn link(compiler: &str, mut args: Vec<String>, exe: &Path, what: &str) {
+    static BUILDS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = exe.with_extension(format!("partial-{}-{build}", std::process::id()));
+    args.extend(link_dah5(&partial));
+    compile(compiler, &args, what);
+    std::fs::rename(&partial, exe).unwrap();
+}
+
 /// The flags that link a program against the freshly built libdah5.
 fn link_dah5(exe: &Path) -> Vec<String> {
     let lib = lib_dir();
@@ -126,8 +139,7 @@ pub fn build_c_with(mpicc: &str, sources: &[&str], exe_name: &str) -> PathBuf {
         .to_vec();
     args.push(format!("-I{}", root().join("include").display()));
     args.extend(sources_of(sources));
-    args.extend(link_dah5(&exe));
-    compile(mpicc, &args, &format!("{sources:?}"));
+    link(mpicc, args, &exe, &format!("{sources:?}"));
     exe
 }
 
@@ -154,8 +166,7 @@ pub fn build_fortran(sources: &[&str], exe_name: &str) -> PathBuf {
     args.push(format!("-I{}", modules.display()));
     args.extend(sources_of(sources));
     args.push(module_object);
-    args.extend(link_dah5(&exe));
-    compile(&mpi_tool("mpif90"), &args, &format!("{sources:?}"));
+    link(&mpi_tool("mpif90"), args, &exe, &format!("{sources:?}"));
     exe
 }
 
