@@ -488,16 +488,19 @@ fn a_rank_never_joins(exe: &std::path::Path, shared_memory: &str) {
     // The job ends with MPI_Abort: otherwise its last MPI_Barrier, which rank 1 never
     // reaches, would hang it (see Job::success for why the status is not asserted).
     let job = mpiexec(3, exe, &["timeout.h5"], &env, &dir);
-    // The ranks that made the call (0 and 2) report it; rank 1 is aborted with the job.
-    let reports = job
-        .stdout
+    // The ranks that made the call (0 and 2) report it, each in a file of its own; rank 1
+    // is aborted with the job.
+    let reports: String = [0, 2]
+        .map(|rank| std::fs::read_to_string(dir.join(format!("report.{rank}"))).unwrap_or_default())
+        .concat();
+    let reported = reports
         .lines()
         .filter(|l| {
             l.contains("DAH5_ERR_COLLECTIVE_TIMEOUT after") && l.contains("names the timeout")
         })
         .filter(|l| l.ends_with("then DAH5_ERR_COLLECTIVE_TIMEOUT at once"))
         .count();
-    assert_eq!(reports, 2, "{}\n{}", job.stdout, job.stderr);
+    assert_eq!(reported, 2, "{reports}\n{}\n{}", job.stdout, job.stderr);
     // What was flushed before the timeout is still a valid file.
     let out = python_inline(
         "import h5py\n\
