@@ -471,6 +471,92 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
     }
 }
 
+/// A dataset close returns at once where the agreements go through the shared-memory board
+/// (through MPI messages it waits for the other ranks); a rank that makes another call at
+/// that point must still get `COLLECTIVE_MISMATCH` at once, not wait for a rank that went
+/// on, and the ranks must stay in step: the closing rank hears it from its next collective
+/// call (or at once, when it closes after the others arrived), which then fails on every
+/// rank. Then every rank meets in its own `MPI_Barrier`, flushes and closes.
+#[test]
+fn a_close_that_did_not_wait_is_still_checked_against_every_other_ranks_call() {
+    let exe = build_c(&["tests/c/out_of_step.c"], "out_of_step");
+    for (mode, ranks, via) in [
+        ("closeflush", 2, "board"),
+        ("closeflush", 3, "board"),
+        ("closes", 2, "board"),
+        ("closes", 3, "board"),
+        ("closewrite", 3, "board"),
+        ("closeflush", 2, "mpi"),
+        ("closes", 3, "mpi"),
+    ] {
+        let env = [
+            ("DAH5_COLLECTIVE_TIMEOUT", "2"),
+            (
+                "DAH5_SHARED_MEMORY",
+                if via == "mpi" { "off" } else { "on" },
+            ),
+        ];
+        let dir = scratch(&format!("close_checked_{mode}_{ranks}_{via}"));
+        let job = mpiexec(ranks, &exe, &["oos.h5", mode, "unflushed"], &env, &dir);
+        let lines: Vec<&str> = job
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("rank "))
+            .collect();
+        let report = format!(
+            "{mode} at {ranks} via {via}:\n{}\n{}",
+            job.stdout, job.stderr
+        );
+        assert!(job.success && lines.len() == ranks as usize, "{report}");
+        let mismatch = "DAH5_ERR_COLLECTIVE_MISMATCH";
+        for line in &lines {
+            let steps = step_seconds(line);
+            assert_eq!(steps.len(), 3, "{report}");
+            // Nothing waits for the timeout (2 s): each call returns at once.
+            for (step, seconds) in &steps {
+                assert!(*seconds < 1.0, "{step} took {seconds} s: {report}");
+            }
+            // Each rank hears of the mismatch from the call at the close's place or from
+            // its next one; the file then closes normally.
+            let (first, flush) = (step_status(line, 0), step_status(line, 1));
+            assert!(first == mismatch || flush == mismatch, "{report}");
+            assert_eq!(step_status(line, 2), "DAH5_OK", "{report}");
+        }
+        // Every rank's flush made one agreement: the same outcome everywhere.
+        let flushes: Vec<&str> = lines.iter().map(|l| step_status(l, 1)).collect();
+        assert!(flushes.iter().all(|f| *f == flushes[0]), "{report}");
+        if let Some(call) = match mode {
+            "closeflush" => Some("flush1"),
+            "closewrite" => Some("write1"),
+            _ => None,
+        } {
+            // The ranks that made another call where rank 0 closed learn it at once.
+            for line in &lines[1..] {
+                assert!(line.contains(&format!("{call} {mismatch}")), "{report}");
+            }
+        }
+        assert!(!job.stderr.contains("could not close"), "{report}");
+        let out = python_inline(
+            "import h5py\n\
+             f = h5py.File('oos.h5', 'r')\n\
+             assert sorted(f) == ['a', 'b', 'before'], list(f)\n\
+             print('readable')\n",
+            &dir,
+        );
+        assert!(out.contains("readable"), "{out}");
+    }
+}
+
+/// The status of step `index` of an out_of_step.c line.
+fn step_status(line: &str, index: usize) -> &str {
+    let steps = line.split_once(": ").map_or("", |(_, rest)| rest);
+    steps
+        .split(", ")
+        .nth(index)
+        .and_then(|step| step.split(' ').nth(1))
+        .unwrap_or("")
+}
+
 #[test]
 fn a_rank_that_never_joins_a_collective_call_gives_a_timeout_not_a_hang() {
     let exe = build_c(&["tests/c/timeout.c"], "timeout");

@@ -1,65 +1,110 @@
-//! Dataset closes that ride on the next agreement. With the checks on, `dah5_dataset_close`
-//! does not agree on its own: the dataset's HDF5 id waits here, and the next collective call
-//! on the file agrees on its own arguments and on the "closed datasets" (their names as
-//! opened, in the order this rank closed them) in its one reduction. Only once that agreed
-//! are the ids closed, in that order, and then the call acts. A rank that closed other
-//! datasets, or in another order, gets `DAH5_ERR_COLLECTIVE_MISMATCH` from that call on
-//! every rank, with the closes of each rank in the message, and nothing is closed: HDF5 is
-//! still never called before the ranks agreed.
+//! Dataset closes that do not wait for the other ranks. With the checks on,
+//! `dah5_dataset_close` posts its agreement and returns (`mpi::agree::agree_later`): a rank
+//! that makes another call at that point finds the close's words and gets
+//! `DAH5_ERR_COLLECTIVE_MISMATCH` at once, naming both calls. The closing rank reads the
+//! others' words at its next collective call on the file, before that call's own agreement
+//! ([`Closes::settle`]). The dataset's HDF5 id is held meanwhile, and closed, in the order of
+//! the closes, after the next agreed call: HDF5 is still never called before the ranks
+//! agreed.
+//!
+//! When the closes did not match, the closing rank's next call fails on every rank with
+//! nothing done (this rank's failure goes into that call's agreement), so every rank's
+//! calls stay paired with the other ranks' calls: the others got the mismatch from the call
+//! they made at the close's place, this rank gets it one call later. The dataset stays
+//! open in HDF5 (its close is collective) until `dah5_file_close` closes it.
 //!
 //! Why: a loop of create, attribute, close made three agreements a dataset, each putting
-//! the ranks in step where raw HDF5 lets them run; this makes it two. A close with
-//! collective work of its own (a subfiled darray being written) still agrees at once.
+//! the ranks in step where raw HDF5 lets them run; a close that waits for nobody makes it
+//! two. Where the agreement goes through MPI messages (ranks on several nodes) the close
+//! agrees at once; its HDF5 close waits all the same. A close with collective work of its
+//! own (a subfiled darray being written) agrees at once, in its own call.
 
 use crate::error::Result;
 use crate::h5::id::Id;
+use crate::mpi::agree::{Later, complete_later};
+use crate::mpi::comm::Comm;
 
-/// The datasets of one file let go of since its last agreed call, oldest first.
+/// The datasets of one file this rank let go of that HDF5 has not closed yet.
 #[derive(Debug, Default)]
 pub struct Closes {
-    /// Their names, as the agreement compares them.
-    names: String,
-    ids: Vec<Id>,
+    /// The last close, until this rank reads the other ranks' words of its agreement.
+    pending: Option<(Later, Held)>,
+    /// Closes every rank agreed on, oldest first: closed after the next agreed call.
+    agreed: Vec<Held>,
+    /// Closes the other ranks did not make at that point: closed with the file.
+    unmatched: Vec<Id>,
 }
 
-/// The closes among an agreement's arguments ("none" when there are none, so that a
-/// mismatch's message says so).
-pub const ARG: &str = "closed datasets";
+#[derive(Debug)]
+struct Held {
+    name: String,
+    id: Id,
+}
 
 impl Closes {
-    /// Hold `id` (of the dataset `name`) until the next agreement.
-    pub fn push(&mut self, name: &str, id: Id) {
-        if !self.names.is_empty() {
-            self.names.push_str(", ");
-        }
-        self.names.push_str(name);
-        self.ids.push(id);
-    }
-
-    /// What the next agreement compares.
-    pub fn names(&self) -> &str {
-        if self.names.is_empty() {
-            "none"
-        } else {
-            &self.names
+    /// Hold `id`, the dataset `name`, closed by this rank; `later` is its agreement when
+    /// this rank did not wait for it, none when it agreed at once.
+    pub fn hold(&mut self, name: &str, id: Id, later: Option<Later>) {
+        let held = Held {
+            name: name.to_string(),
+            id,
+        };
+        match later {
+            Some(later) => self.pending = Some((later, held)),
+            None => self.agreed.push(held),
         }
     }
 
-    /// Close every held id, in order (only after an agreement). Returns the first failure,
-    /// naming the datasets, after trying them all.
-    pub fn close_all(&mut self) -> Result<()> {
+    /// Before this rank's next collective call on the file: complete the last close's
+    /// agreement. Its error (the closes did not match, or the wait timed out) is this
+    /// call's: the call then goes into its agreement with it, and fails on every rank.
+    pub fn settle(&mut self, comm: &Comm) -> Result<()> {
+        let Some((later, held)) = self.pending.take() else {
+            return Ok(());
+        };
+        match complete_later(comm, later) {
+            Ok(()) => {
+                self.agreed.push(held);
+                Ok(())
+            }
+            Err(e) => {
+                let name = held.name;
+                self.unmatched.push(held.id);
+                Err(e.context(format_args!(
+                    "this rank's dah5_dataset_close of {name:?}, which returned at once, is \
+                     checked at its next collective call on the file, this one, and did not \
+                     match: the dataset stays open until dah5_file_close closes it, and this \
+                     call does nothing on any rank"
+                )))
+            }
+        }
+    }
+
+    /// Close every agreed id, in order (only after an agreement). Returns the first
+    /// failure, naming the datasets, after trying them all.
+    pub fn close_agreed(&mut self) -> Result<()> {
         let mut result = Ok(());
-        for id in self.ids.drain(..) {
-            result = result.and(id.close());
+        let mut names = Vec::new();
+        for held in self.agreed.drain(..) {
+            if let Err(e) = held.id.close() {
+                result = result.and(Err(e));
+                names.push(held.name);
+            }
         }
-        let result = result.map_err(|e| {
+        result.map_err(|e| {
             e.context(format_args!(
                 "closing datasets {} (dah5_dataset_close)",
-                self.names
+                names.join(", ")
             ))
-        });
-        // Cleared, not taken: the next closes reuse its capacity.
-        self.names.clear();
+        })
+    }
+
+    /// Close the ids of closes that did not match (with the file, after its agreement).
+    pub fn close_unmatched(&mut self) -> Result<()> {
+        let mut result = Ok(());
+        for id in self.unmatched.drain(..) {
+            result = result.and(id.close());
+        }
         result
     }
 }

@@ -9,8 +9,8 @@
 //!    failure every rank returns the same error kind, and HDF5 has not been touched;
 //! 3. **act**: only now is HDF5 called, on every rank alike.
 //!
-//! The agreement of a call on a file also covers the datasets `dah5_dataset_close` let go
-//! of since the file's last agreed call; they are closed between agree and act
+//! A call on a file first completes the agreement of this rank's last `dah5_dataset_close`,
+//! which did not wait for it; the datasets agreed closed are closed between agree and act
 //! (`core::closing`).
 //!
 //! The handle a call acts on is looked up before all this (by the C shim): a rank that
@@ -21,7 +21,6 @@
 
 use std::sync::Arc;
 
-use crate::core::closing::{self, Closes};
 use crate::core::file::FileShared;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -94,6 +93,13 @@ pub fn run_in_section<C: Collective>(
         let section = h5::enter_section();
         return run_unchecked(target, request?).map(|output| (output, section));
     }
+    // This rank's last dataset close is checked first (`core::closing`): when it did not
+    // match, this call fails on every rank (after a timeout nothing can be agreed).
+    let request = match target.file().map(|f| f.closes().settle(&f.comm)) {
+        Some(Err(e)) if target.comm().is_broken() => return Err(e),
+        Some(Err(e)) => Err(e),
+        _ => request,
+    };
     let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
     // Every rank acts holding HDF5's collective section, or none does: a rank whose other
     // thread holds it says it is not ready, and all make the agreement again after a
@@ -101,15 +107,8 @@ pub fn run_in_section<C: Collective>(
     let mut attempt = 0;
     let (max, section) = loop {
         let section = h5::try_enter_section();
-        let agreed = {
-            let closes = target.file().map(FileShared::closes);
-            let closed = closes.as_deref().map(Closes::names);
-            let args = request.as_ref().map(|r| match closed {
-                Some(names) => r.args(target).text(closing::ARG, names),
-                None => r.args(target),
-            });
-            agree_if_ready(target.comm(), C::NAME, args, local_max, section.is_some())?
-        };
+        let args = request.as_ref().map(|r| r.args(target));
+        let agreed = agree_if_ready(target.comm(), C::NAME, args, local_max, section.is_some())?;
         // Every rank is told the same: the agreement held when every rank was ready.
         if let (Some(max), Some(section)) = (agreed, section) {
             break (max, section);

@@ -15,6 +15,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
 use crate::in_place::{Dims, Name};
+use crate::mpi::agree::{Later, agree_later};
 use crate::mpi::comm::Comm;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -408,15 +409,33 @@ impl Dataset {
         std::mem::replace(&mut self.id, Id::borrowed(-1))
     }
 
-    /// `dah5_dataset_close`, after its own agreement when [`Dataset::closes_alone`]; else its
-    /// HDF5 id is held until the next agreed call on the file (`core::closing`).
-    pub fn close_by_caller(self) -> Result<()> {
-        if self.closes_alone() {
-            return self.close();
+    /// `dah5_dataset_close`'s agreement when it does not agree alone
+    /// ([`Dataset::closes_alone`]): this rank's words posted without waiting for the other
+    /// ranks' (`core::closing`). An error leaves the dataset open: nothing was done.
+    pub fn agree_on_close(&mut self) -> Result<Option<Later>> {
+        let settled = self.file.closes().settle(&self.file.comm);
+        if let Err(e) = settled {
+            // The rank's last close did not match: this close is the call that says so on
+            // every rank (the comm is broken after a timeout: nothing can be agreed).
+            if self.file.comm.is_broken() {
+                return Err(e);
+            }
+            return collective::run(self, Err::<CloseDataset, _>(e)).map(|()| None);
         }
+        let said = [
+            b"call\tdah5_dataset_close\ndataset\t\"".as_slice(),
+            self.name.as_bytes(),
+            b"\"\n",
+        ];
+        let args = self.args(CloseDataset::NAME);
+        agree_later(&self.file.comm, CloseDataset::NAME, &args, &said)
+    }
+
+    /// After [`Dataset::agree_on_close`]: the dataset's HDF5 id is held until the next
+    /// agreed call on the file (`core::closing`).
+    pub fn close_held(self, later: Option<Later>) {
         let (file, name) = (self.file.clone(), self.name.clone());
-        file.closes().push(&name, self.take_id());
-        Ok(())
+        file.closes().hold(&name, self.take_id(), later);
     }
 
     /// Whether `dah5_dataset_close` agrees on its own: with the checks off (then nothing is

@@ -265,7 +265,7 @@ pub struct FileShared {
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
     open_datasets: Mutex<Vec<(Name, hid_t)>>,
-    /// Datasets closed since the last agreed call, closed after the next (`core::closing`).
+    /// Datasets this rank closed that HDF5 has not closed yet (`core::closing`).
     closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
     pub(crate) subfiles: crate::core::subfiled::Unsynced,
@@ -334,7 +334,7 @@ impl FileShared {
         open.iter().find(|(p, _)| &**p == path).map(|&(_, raw)| raw)
     }
 
-    /// The datasets closed since the last agreed call (see `core::closing`).
+    /// The datasets this rank closed that HDF5 has not closed yet (see `core::closing`).
     pub(crate) fn closes(&self) -> MutexGuard<'_, Closes> {
         self.closes.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -343,7 +343,7 @@ impl FileShared {
     /// remembered like a failed write (the ranks are past the agreement and go on alike;
     /// `dah5_file_close` reports it on every rank).
     pub(crate) fn finish_closes(&self) {
-        if let Err(e) = self.closes().close_all() {
+        if let Err(e) = self.closes().close_agreed() {
             self.record_failure(&e);
         }
     }
@@ -665,6 +665,7 @@ impl File {
         for dataset in datasets {
             result = result.and(dataset.close());
         }
+        result = result.and(self.shared.closes().close_unmatched());
         result = result.and(self.id.close());
         self.shared.room.release_reserved();
         result?;

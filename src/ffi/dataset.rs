@@ -128,11 +128,15 @@ pub unsafe extern "C" fn dah5_dataset_open(
 /// Close a dataset and set `*dataset = NULL`. NULL or `*dataset == NULL` is a no-op.
 ///
 /// **Collective** over the file's communicator: every rank closes the same datasets in the
-/// same order. With the checks on, the close is agreed with the next collective call on the
-/// file: it returns at once, and if the ranks closed different datasets that next call
-/// returns `DAH5_ERR_COLLECTIVE_MISMATCH` on every rank and nothing is closed. The close of
-/// a subfiled darray being written, or any close with the checks off, acts at once (if the
-/// ranks then disagree nothing is closed and `*dataset` is left as it was).
+/// same order. With the checks on and the ranks on one node, the close does not wait for
+/// the other ranks: a rank that makes another call at that point gets
+/// `DAH5_ERR_COLLECTIVE_MISMATCH` at once, and this rank gets it from its next collective
+/// call on the file, which then fails on every rank and does nothing; the dataset then
+/// stays open in HDF5 until `dah5_file_close`. A close that finds every other rank already
+/// at another call fails at once, and `*dataset` is left as it was. The close of a
+/// subfiled darray being written, any close across nodes, or with the checks off, waits
+/// for the other ranks (if they disagree nothing is closed and `*dataset` is left as it
+/// was).
 ///
 /// # Safety
 /// `dataset` is NULL or points to a writable `dah5_dataset *`.
@@ -152,16 +156,25 @@ pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> 
         let comm = open.comm().clone();
         let _turn = comm.one_call_at_a_time();
         // A close with collective work keeps HDF5's collective section to the end.
-        let _section = match open.closes_alone() {
-            true => Some(collective::run_in_section(&mut *open, Ok(CloseDataset))?.1),
-            false => None,
+        let (section, later) = match open.closes_alone() {
+            true => (
+                Some(collective::run_in_section(&mut *open, Ok(CloseDataset))?.1),
+                None,
+            ),
+            false => (None, open.agree_on_close()?),
         };
         // Taken while held: a call on it from another thread finds it closed.
         let closing = open.take();
         registry().remove_dataset(token(handle)?)?;
         // SAFETY: non-NULL and writable by the contract.
         unsafe { *dataset = std::ptr::null_mut() };
-        closing.close_by_caller()
+        match section {
+            Some(_section) => closing.close(),
+            None => {
+                closing.close_held(later);
+                Ok(())
+            }
+        }
     })
 }
 

@@ -24,7 +24,7 @@ use mpi_sys::{
 };
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::mpi::board::Board;
+use crate::mpi::board::{Board, Posted};
 use crate::mpi::comm::Comm;
 use crate::mpi::digest::{Args, explain, rank_list};
 use crate::mpi::{check, ensure_active, roll_call};
@@ -69,11 +69,15 @@ pub fn agree_if_ready(
     };
     let entered = now_micros();
     let send = [digest, !digest, failure, entered, !entered, value];
-    let recv = reduce_within_timeout(comm, operation, send)?;
+    let said = [b"call\t".as_slice(), operation.as_bytes(), b"\n"];
+    let reduced = reduce_within_timeout(comm, operation, send, &said)?;
+    let recv = reduced.max;
     if let Some(limit) = comm.timeout() {
         check_spread(comm, operation, recv[3] - !recv[4], limit)?;
     }
-
+    if let Some(mismatch) = mismatch_with_one_gone_on(comm, operation, &reduced) {
+        return Err(mismatch);
+    }
     if recv[2] != 0 {
         if recv[2] & 0xffff_ffff == NOT_READY {
             return Ok(None);
@@ -118,6 +122,86 @@ pub fn agree_if_ready(
     Ok(Some(recv[HEADER]))
 }
 
+/// An agreement this rank posted its words to and went on from ([`agree_later`]).
+#[derive(Debug)]
+pub struct Later {
+    number: u64,
+    operation: &'static str,
+}
+
+/// Agree on `args` without waiting for the other ranks: post this rank's words and go on.
+/// The other ranks find them when they make their call (a different call gets
+/// `DAH5_ERR_COLLECTIVE_MISMATCH` at once), and this rank reads theirs at its next
+/// collective call on `comm`, with [`complete_later`], before anything else. When every
+/// rank had already posted, it reads them now: `Ok(None)` when all agreed, the mismatch
+/// when not. `said` is what the call is, in [`Args::describe`]'s form, for the others'
+/// messages. Through MPI messages (no board) a rank cannot leave its words behind: then it
+/// agrees now.
+pub fn agree_later(
+    comm: &Comm,
+    operation: &'static str,
+    args: &Args,
+    said: &[&[u8]],
+) -> Result<Option<Later>> {
+    let Some(board) = comm.board() else {
+        return agree(comm, operation, Ok(args.clone()), 0).map(|_| None);
+    };
+    ensure_active()?;
+    refuse_out_of_step(comm, operation)?;
+    let number = comm.next_agreement();
+    let digest = args.digest();
+    // No entry time (0 in both its words, which the maximum ignores): nobody waits for a
+    // rank that goes on, so nobody gives up on it (`check_spread`).
+    let send = [digest, !digest, 0, 0, 0, 0];
+    board.post(comm.rank(), number, &send, true, said);
+    let later = Later { number, operation };
+    if (0..comm.size()).all(|rank| board.read(rank, number).is_some()) {
+        return complete_later(comm, later).map(|()| None);
+    }
+    Ok(Some(later))
+}
+
+/// Complete `later` ([`agree_later`]): wait for every rank's words (within the timeout)
+/// and fail, as every rank does, when they differ.
+pub fn complete_later(comm: &Comm, later: Later) -> Result<()> {
+    let operation = later.operation;
+    // A `Later` is made on a board only, which stays for the communicator's life.
+    let Some(board) = comm.board() else {
+        return Ok(());
+    };
+    let mut patience = Patience::new(comm, operation);
+    let reduced = gather_from_board(board, comm, later.number, &mut patience)?;
+    match mismatch_with_one_gone_on(comm, operation, &reduced) {
+        Some(mismatch) => Err(mismatch),
+        None => Ok(()),
+    }
+}
+
+/// When a rank went on from this agreement ([`agree_later`]), the ranks agree only if
+/// every rank did, with the same arguments; otherwise it is a mismatch on every rank (the
+/// ranks that went on cannot join the exchange of texts: the board's texts say what each
+/// call was).
+fn mismatch_with_one_gone_on(comm: &Comm, operation: &str, reduced: &Reduced) -> Option<Error> {
+    let all_agree = reduced.max[0] == !reduced.max[1];
+    if reduced.gone_on == 0 || (reduced.gone_on == comm.size() && all_agree) {
+        return None;
+    }
+    let board = comm.board()?;
+    let said: Vec<String> = (0..comm.size())
+        .map(|rank| board.text(rank, reduced.number))
+        .collect();
+    let detail = explain(&said).unwrap_or_else(|| "the arguments differ".to_string());
+    Some(Error::new(
+        ErrorKind::CollectiveMismatch,
+        format!(
+            "{operation}: {detail}. Every rank must make the same collective calls in the \
+             same order with the same arguments (dah5_dataset_close returns at once and is \
+             checked against the other ranks' calls as they make them); nothing was done on \
+             any rank"
+        ),
+    ))
+}
+
 /// Environment variable: seconds a collective call waits for the other ranks (default 60);
 /// 0 turns the timeout off.
 pub const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
@@ -159,63 +243,81 @@ pub fn timeout_setting() -> Result<Option<Duration>> {
     Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
 }
 
+/// What a reduction gives a rank: the maximum of every word over the ranks, the number of
+/// the agreement, and how many ranks went on without waiting for it ([`agree_later`]).
+struct Reduced {
+    max: Words,
+    number: u64,
+    gone_on: i32,
+}
+
 /// The element-wise maximum of `send` over the ranks, waiting at most the timeout. A rank
 /// that never makes the call would otherwise leave the others waiting forever. After a
 /// timeout the communicator is marked broken, so every later collective call on it fails at
 /// once; the other ranks learn it from the timed-out rank's roll-call note (see
 /// `roll_call`), before and while they wait in their own reductions, or from the entry
-/// times after them (`check_spread`), so theirs fail at once too.
+/// times after them (`check_spread`), so theirs fail at once too. `said` is what the call
+/// is, for a rank that went on (on the board only).
 ///
-/// Recursive doubling over point-to-point messages (Isend/Irecv), not `MPI_Iallreduce`:
-/// with Open MPI 4 a non-blocking collective took 2.4 µs for six words between two ranks
-/// and the exchange 1.2 µs (MPICH: 2.1 and 0.7), and this is paid by every collective
-/// call. On one node the rounds go through the communicator's shared-memory board instead
-/// (0.2–0.5 µs a round). Every message (board slot) of one agreement carries the
+/// On one node the words go through the communicator's shared-memory board (`board`).
+/// Elsewhere, recursive doubling over point-to-point messages (Isend/Irecv), not
+/// `MPI_Iallreduce`: with Open MPI 4 a non-blocking collective took 2.4 µs for six words
+/// between two ranks and the exchange 1.2 µs (MPICH: 2.1 and 0.7), and this is paid by
+/// every collective call. Every message (board slot) of one agreement carries the
 /// communicator's agreement number, so a message of a call some rank skipped never matches
 /// another call's. With the timeout off the same exchange waits for ever (all ranks must
 /// use the same algorithm).
-fn reduce_within_timeout(comm: &Comm, operation: &str, send: Words) -> Result<Words> {
+fn reduce_within_timeout(
+    comm: &Comm,
+    operation: &str,
+    send: Words,
+    said: &[&[u8]],
+) -> Result<Reduced> {
     refuse_out_of_step(comm, operation)?;
     let number = comm.next_agreement();
     let mut patience = Patience::new(comm, operation);
-    let mut step =
-        |round: usize, to: Option<i32>, from: Option<i32>, words: Words| match comm.board() {
-            Some(board) => on_board(
-                board,
-                comm.rank(),
-                (number, round),
-                (to, from),
-                words,
-                &mut patience,
-            ),
-            None => exchange(comm, (to, from, tag_of(number)), words, &mut patience),
-        };
+    // A rank that arrives after the others gave up on this very call may still complete
+    // it (their words were sent): the entry times tell it (`check_spread`).
+    match comm.board() {
+        Some(board) => {
+            board.post(comm.rank(), number, &send, false, said);
+            gather_from_board(board, comm, number, &mut patience)
+        }
+        None => Ok(Reduced {
+            max: doubling(comm, number, send, &mut patience)?,
+            number,
+            gone_on: 0,
+        }),
+    }
+}
+
+/// Recursive doubling over MPI messages.
+fn doubling(comm: &Comm, number: u64, send: Words, patience: &mut Patience) -> Result<Words> {
+    let tag = tag_of(number);
+    let mut step = |to, from, words| exchange(comm, (to, from, tag), words, patience);
     let (rank, size) = (comm.rank(), comm.size());
     // The largest power of two up to the size: the ranks above it hand their words to a
-    // rank below it first (round 0) and get the result back last (the last round).
+    // rank below it first and get the result back last.
     let below = 1i32 << (31 - size.leading_zeros());
-    let last = Board::rounds(size) - 1;
     if rank >= below {
         let partner = rank - below;
-        step(0, Some(partner), None, send)?;
-        return step(last, None, Some(partner), send);
+        step(Some(partner), None, send)?;
+        return step(None, Some(partner), send);
     }
     let mut max = send;
     let extra = rank + below;
     if extra < size {
-        max = fold(max, step(0, None, Some(extra), max)?);
+        max = fold(max, step(None, Some(extra), max)?);
     }
-    let (mut mask, mut round) = (1, 1);
+    let mut mask = 1;
     while mask < below {
         let partner = rank ^ mask;
-        max = fold(max, step(round, Some(partner), Some(partner), max)?);
-        (mask, round) = (mask << 1, round + 1);
+        max = fold(max, step(Some(partner), Some(partner), max)?);
+        mask <<= 1;
     }
     if extra < size {
-        step(last, Some(extra), None, max)?;
+        step(Some(extra), None, max)?;
     }
-    // A rank that arrives after the others gave up on this very call may still complete
-    // it (their messages were sent): the entry times tell it (`check_spread`).
     Ok(max)
 }
 
@@ -234,27 +336,33 @@ fn fold(a: Words, b: Words) -> Words {
 /// (with more ranks than cores, the rank it waits for may need that CPU).
 const SPIN_BEFORE_YIELDING: Duration = Duration::from_micros(20);
 
-/// One round on the shared-memory board: post `words` (when there is a rank `to` hand them
-/// to) in round `round` of agreement `number`, and wait for rank `from`'s words of the same
-/// round (or return `words` when there is none).
-fn on_board(
+/// Every rank's words of agreement `number` from the board, folded, waiting for each rank
+/// that has not posted them yet.
+fn gather_from_board(
     board: &Board,
-    rank: i32,
-    (number, round): (u64, usize),
-    (to, from): (Option<i32>, Option<i32>),
-    words: Words,
+    comm: &Comm,
+    number: u64,
     patience: &mut Patience,
-) -> Result<Words> {
-    if to.is_some() {
-        board.post(rank, number, round, &words);
-    }
-    let Some(from) = from else {
-        return Ok(words);
+) -> Result<Reduced> {
+    let mut reduced = Reduced {
+        max: [0; WORDS],
+        number,
+        gone_on: 0,
     };
+    for rank in 0..comm.size() {
+        let posted = wait_on_board(board, rank, number, patience)?;
+        reduced.max = fold(reduced.max, posted.words);
+        reduced.gone_on += posted.went_on as i32;
+    }
+    Ok(reduced)
+}
+
+/// Rank `from`'s words of agreement `number`, waiting for them within `patience`.
+fn wait_on_board(board: &Board, from: i32, number: u64, patience: &mut Patience) -> Result<Posted> {
     let mut polls = 0u32;
     loop {
-        if let Some(received) = board.read(from, number, round) {
-            return Ok(received);
+        if let Some(posted) = board.read(from, number) {
+            return Ok(posted);
         }
         polls = polls.wrapping_add(1);
         if !polls.is_multiple_of(64) {

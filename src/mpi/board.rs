@@ -1,16 +1,23 @@
-//! The agreement's messages through shared memory, when every rank of a file's
-//! communicator runs on one node. A message between two ranks of one node took 1.1–1.6 µs
-//! through Open MPI 4 on the development VM, and a write a rank reads from shared memory
-//! 0.2–0.5 µs; every collective call pays one such exchange per round of the agreement.
+//! The agreement's words through shared memory, when every rank of a file's communicator
+//! runs on one node. A message between two ranks of one node took 1.1–1.6 µs through Open
+//! MPI 4 on the development VM, and a write a rank reads from shared memory 0.2–0.5 µs;
+//! every collective call pays one exchange.
 //!
 //! The board is one shared-memory segment (POSIX `shm_open`, unlinked as soon as every
-//! rank has mapped it, so nothing is left behind). Each rank writes only its own slots and
-//! reads the slot of the partner a round names: a slot is the six agreement words and the
-//! number of the agreement it belongs to, written after the words (release) and read
-//! before them (acquire). Two sets of slots, by the agreement's parity: a rank can be at
-//! most one agreement ahead of another (an agreement needs every rank's words), so a slot
-//! is never overwritten before its reader read it. Tearing it down is local (`munmap`):
-//! no collective call at close, which could hang when the ranks are out of step.
+//! rank has mapped it, so nothing is left behind). Each rank posts its words of an
+//! agreement in a slot of its own and reads every other rank's slot: one write and
+//! size − 1 reads that do not wait for each other, where messages take log2(size) rounds
+//! one after the other. Every rank reads the same words, so every rank decides the same;
+//! and a rank may post its words and go on without reading (`agree::agree_later`): the
+//! others find them, and it reads theirs at its next call.
+//!
+//! A slot is the agreement's words and number, written after the words (release) and read
+//! before them (acquire), and a short text of what the call is (for the message of a
+//! mismatch with a rank that went on). Two slots a rank, by the agreement's parity: a rank
+//! posts agreement N + 2 only after it read every rank's words of N + 1, which a rank posts
+//! only after it read every rank's words of N, so a slot is never overwritten before every
+//! rank read it. Tearing it down is local (`munmap`): no collective call at close, which
+//! could hang when the ranks are out of step.
 
 use std::ffi::CString;
 use std::ptr::NonNull;
@@ -25,12 +32,27 @@ use crate::mpi::comm::Comm;
 /// ranks share a node (read at each file's open; off on one rank is off on all).
 pub const SHARED_MEMORY_ENV: &str = "DAH5_SHARED_MEMORY";
 
-/// One rank's words of one round, on a cache line of its own.
+/// Bytes of text a slot holds (longer texts are cut).
+const TEXT_BYTES: usize = 184;
+
+/// One rank's words of one agreement, on cache lines of its own.
 #[repr(C, align(64))]
 struct Slot {
     /// The agreement's number + 1 (0: never written).
     number: AtomicU64,
     words: [AtomicU64; WORDS],
+    /// 1 when the rank went on without reading the others' words.
+    went_on: AtomicU64,
+    /// The text's length, then its bytes, eight to a word.
+    text_len: AtomicU64,
+    text: [AtomicU64; TEXT_BYTES / 8],
+}
+
+/// What a rank posted.
+pub struct Posted {
+    pub words: Words,
+    /// It went on without reading the others' words (`agree::agree_later`).
+    pub went_on: bool,
 }
 
 /// A shared-memory board of the ranks of one communicator on one node.
@@ -38,8 +60,6 @@ struct Slot {
 pub struct Board {
     base: NonNull<Slot>,
     len: usize,
-    /// Slots per rank and parity: a round each (see `agree::reduce_within_timeout`).
-    rounds: usize,
 }
 
 // SAFETY: the mapping is shared memory that any thread may touch; all access goes through
@@ -49,13 +69,6 @@ unsafe impl Send for Board {}
 unsafe impl Sync for Board {}
 
 impl Board {
-    /// The rounds an agreement of `size` ranks has: the hand-in of the ranks above the
-    /// largest power of two, one per bit of it, and the hand-back.
-    pub fn rounds(size: i32) -> usize {
-        let below = 1u32 << (31 - (size as u32).leading_zeros());
-        below.trailing_zeros() as usize + 2
-    }
-
     /// Collective over `comm`, after an agreement (all ranks are here): a board when every
     /// rank is on one node and every rank could map it, else `None` on every rank (the
     /// agreement then goes through MPI messages).
@@ -68,8 +81,7 @@ impl Board {
         if comm.max(off as u64)? != 0 || !on_one_node(comm)? {
             return Ok(None);
         }
-        let rounds = Board::rounds(comm.size());
-        let len = comm.size() as usize * 2 * rounds * std::mem::size_of::<Slot>();
+        let len = comm.size() as usize * 2 * std::mem::size_of::<Slot>();
         // Rank 0 names and makes the segment; the others map it by that name.
         let name = segment_name(comm.allgather(&[std::process::id() as u64, next_segment()])?);
         let board = if comm.rank() == 0 {
@@ -89,36 +101,65 @@ impl Board {
             // SAFETY: a valid NUL-terminated name.
             unsafe { libc::shm_unlink(name.as_ptr()) };
         }
-        Ok(board
-            .filter(|_| everywhere)
-            .map(|base| Board { base, len, rounds }))
+        Ok(board.filter(|_| everywhere).map(|base| Board { base, len }))
     }
 
-    fn slot(&self, rank: i32, number: u64, round: usize) -> &Slot {
-        let index = (rank as usize * 2 + (number % 2) as usize) * self.rounds + round;
-        // SAFETY: `index` is within the mapping (rank < size, round < rounds), which lives as
-        // long as `self`; a Slot is all atomics, valid for any bytes (zero at first).
+    fn slot(&self, rank: i32, number: u64) -> &Slot {
+        let index = rank as usize * 2 + (number % 2) as usize;
+        // SAFETY: `index` is within the mapping (rank < size), which lives as long as
+        // `self`; a Slot is all atomics, valid for any bytes (zero at first).
         unsafe { &*self.base.as_ptr().add(index) }
     }
 
-    /// Put this rank's `words` of round `round` of agreement `number` on the board.
-    pub fn post(&self, rank: i32, number: u64, round: usize, words: &Words) {
-        let slot = self.slot(rank, number, round);
+    /// Put this rank's `words` of agreement `number` on the board, with `text` (its pieces
+    /// one after the other) saying what the call is; `went_on` when the rank does not wait
+    /// for the others' words.
+    pub fn post(&self, rank: i32, number: u64, words: &Words, went_on: bool, text: &[&[u8]]) {
+        let slot = self.slot(rank, number);
         for (cell, &w) in slot.words.iter().zip(words) {
             cell.store(w, Ordering::Relaxed);
         }
+        slot.went_on.store(went_on as u64, Ordering::Relaxed);
+        let bytes = text.iter().flat_map(|piece| piece.iter().copied());
+        let (mut len, mut word) = (0, [0u8; 8]);
+        for byte in bytes.take(TEXT_BYTES) {
+            word[len % 8] = byte;
+            len += 1;
+            if len % 8 == 0 {
+                slot.text[len / 8 - 1].store(u64::from_le_bytes(word), Ordering::Relaxed);
+            }
+        }
+        if len % 8 != 0 {
+            word[len % 8..].fill(0);
+            slot.text[len / 8].store(u64::from_le_bytes(word), Ordering::Relaxed);
+        }
+        slot.text_len.store(len as u64, Ordering::Relaxed);
         slot.number.store(number + 1, Ordering::Release);
     }
 
-    /// Rank `from`'s words of round `round` of agreement `number`, once posted.
-    pub fn read(&self, from: i32, number: u64, round: usize) -> Option<Words> {
-        let slot = self.slot(from, number, round);
+    /// Rank `from`'s words of agreement `number`, once posted.
+    pub fn read(&self, from: i32, number: u64) -> Option<Posted> {
+        let slot = self.slot(from, number);
         if slot.number.load(Ordering::Acquire) != number + 1 {
             return None;
         }
-        Some(std::array::from_fn(|i| {
-            slot.words[i].load(Ordering::Relaxed)
-        }))
+        Some(Posted {
+            words: std::array::from_fn(|i| slot.words[i].load(Ordering::Relaxed)),
+            went_on: slot.went_on.load(Ordering::Relaxed) != 0,
+        })
+    }
+
+    /// The text rank `from` posted with agreement `number` (once [`Board::read`] found it).
+    pub fn text(&self, from: i32, number: u64) -> String {
+        let slot = self.slot(from, number);
+        let len = (slot.text_len.load(Ordering::Relaxed) as usize).min(TEXT_BYTES);
+        let bytes: Vec<u8> = slot
+            .text
+            .iter()
+            .flat_map(|cell| cell.load(Ordering::Relaxed).to_le_bytes())
+            .take(len)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 

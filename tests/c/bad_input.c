@@ -167,18 +167,41 @@ int main(int argc, char **argv)
      * others set atomic mode. Both calls fail everywhere and nothing happens. */
     expect_all(rank == 0 ? dah5_file_flush(file) : dah5_file_set_atomic(file, 0), DAH5_ERR_COLLECTIVE_MISMATCH,
                "different collective calls: rank 0 dah5_file_flush, rank", "different calls on different ranks");
-    /* A dataset close is agreed with the next collective call on the file: rank 0 alone
-     * closes a dataset, and the next call fails on every rank, naming the closes; nothing
-     * is closed. Once the other ranks close it too, the ranks agree again. */
-    dah5_dataset *again = NULL;
+    /* A dataset close returns at once, and the other ranks' calls at that point are checked
+     * against it as they make them. Rank 0 alone closes a dataset (first: the others wait in
+     * a barrier) while the others flush: their flush fails at once, naming both calls. Rank
+     * 0 learns it at its next collective call, which fails on every rank with nothing done,
+     * so that every rank's calls stay paired; the dataset stays open until the file closes.
+     * (On the shared-memory board, where a close does not wait; through MPI messages it
+     * waits, and both calls fail at once.) */
+    dah5_dataset *again = NULL, *p = NULL, *q = NULL;
     ok(dah5_dataset_open(file, "x", &again), "open x a second time");
     if (rank == 0)
         ok(dah5_dataset_close(&again), "close on rank 0 alone");
-    expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH, "closed datasets differ: rank 0 \"x\", rank",
-               "a dataset closed on rank 0 alone, then a flush");
+    MPI_Barrier(MPI_COMM_WORLD);
     if (rank != 0)
-        ok(dah5_dataset_close(&again), "the same close on the other ranks");
-    ok(dah5_file_flush(file), "flush once every rank closed it");
+        expect(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH,
+               "different collective calls: rank 0 dah5_dataset_close, rank", "a flush where rank 0 closed a dataset");
+    expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH,
+               rank == 0 ? "dah5_dataset_close of \"x\", which returned at once" : "rank 0 rejected its arguments",
+               "the closing rank's next call, after a close the others did not make");
+    ok(dah5_file_flush(file), "flush once the ranks are in step again");
+    /* Ranks closing different datasets: a rank that closes after every other rank did
+     * learns it at once (its handle is left open), the others at their next call. */
+    ok(dah5_dataset_create(file, "p", DAH5_FLOAT64, 2, dims, NULL, &p), "create p");
+    ok(dah5_dataset_create(file, "q", DAH5_FLOAT64, 2, dims, NULL, &q), "create q");
+    if (rank == 0)
+        ok(dah5_dataset_close(&p), "close p on rank 0");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank != 0) {
+        int32_t closed = dah5_dataset_close(&q);
+        if (closed != DAH5_OK)
+            expect(closed, DAH5_ERR_COLLECTIVE_MISMATCH, "dataset differs: rank 0 \"p\", rank", "close q after every rank closed");
+        expect(q == NULL ? DAH5_OK : DAH5_ERR_COLLECTIVE_MISMATCH, closed, NULL, "a close that failed leaves its handle");
+    }
+    expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH, rank == 0 ? "dataset differs: rank 0 \"p\"" : NULL,
+               "the next call after closes of different datasets");
+    ok(dah5_file_flush(file), "flush once the ranks are in step again");
     double unit = 1.0;
     expect_all(rank == 0 ? dah5_attr_write_string(file, "/", "units", "m")
                          : dah5_attr_write(file, "/", "units", DAH5_FLOAT64, 0, 1, &unit),

@@ -5,13 +5,15 @@
  * must end (no MPI_Abort anywhere), every dah5 call returning within the collective timeout,
  * and the file must stay readable as of its last flush.
  *
- *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n N ./out_of_step PATH skip|forgot|late|closes [unflushed]
+ *   DAH5_COLLECTIVE_TIMEOUT=2 mpiexec -n N ./out_of_step PATH skip|forgot|late|closes|closeflush|closewrite [unflushed]
  *
  *   skip    rank 0 alone calls dah5_dataset_create; the others go straight to the barrier
  *   forgot  rank 0 writes with DAH5_COLLECTIVE, the others forgot the flag (independent);
  *           every rank writes a part of "before"
  *   late    rank 1 comes to dah5_dataset_create 4 s after the others gave up on it
  *   closes  rank 0 closes dataset "a", the others "b" (the closes differ)
+ *   closeflush  rank 0 closes dataset "a", the others flush the file
+ *   closewrite  rank 0 closes dataset "a", the others write to "b" with DAH5_COLLECTIVE
  *   unflushed: "before" is written but the file never flushed before things go wrong
  *
  * Rank 0 prints one line per rank: "rank R: <step> <status> (<seconds it took>s), ...".
@@ -54,7 +56,8 @@ int main(int argc, char **argv)
         (flushed && dah5_file_flush(file) != DAH5_OK))
         MPI_Abort(MPI_COMM_WORLD, 4);
     dah5_dataset *a = NULL, *b = NULL;
-    if (strcmp(mode, "closes") == 0 &&
+    int closing = strncmp(mode, "close", 5) == 0;
+    if (closing &&
         (dah5_dataset_create(file, "a", DAH5_FLOAT64, 1, dims, NULL, &a) != DAH5_OK ||
          dah5_dataset_create(file, "b", DAH5_FLOAT64, 1, dims, NULL, &b) != DAH5_OK))
         MPI_Abort(MPI_COMM_WORLD, 6);
@@ -74,6 +77,13 @@ int main(int argc, char **argv)
         note("write", dah5_write_block(before, offset, count, DAH5_FLOAT64, values + offset[0], flags), start);
     } else if (strcmp(mode, "closes") == 0) {
         note("dsclose", rank == 0 ? dah5_dataset_close(&a) : dah5_dataset_close(&b), start);
+    } else if (strcmp(mode, "closeflush") == 0 || strcmp(mode, "closewrite") == 0) {
+        if (rank == 0)
+            note("dsclose", dah5_dataset_close(&a), start);
+        else if (strcmp(mode, "closeflush") == 0)
+            note("flush1", dah5_file_flush(file), start);
+        else
+            note("write1", dah5_write_block(b, offset, count, DAH5_FLOAT64, NULL, DAH5_COLLECTIVE), start);
     } else if (strcmp(mode, "late") == 0) {
         if (rank == 1)
             sleep(4);
