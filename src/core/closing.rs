@@ -71,10 +71,10 @@ impl Closes {
                 let name = held.name;
                 self.unmatched.push(held.id);
                 Err(e.context(format_args!(
-                    "this rank's dah5_dataset_close of {name:?}, which returned at once, is \
-                     checked at its next collective call on the file, this one, and did not \
-                     match: the dataset stays open until dah5_file_close closes it, and this \
-                     call does nothing on any rank"
+                    "this rank's earlier dah5_dataset_close of {name:?} (it returned at once, \
+                     and is checked at the rank's next collective call on the file: this \
+                     one) did not match the other ranks' calls, so this call does nothing on \
+                     any rank, and the dataset stays open until dah5_file_close closes it"
                 )))
             }
         }

@@ -76,7 +76,12 @@ pub fn agree_if_ready(
         check_spread(comm, operation, recv[3] - !recv[4], limit)?;
     }
     if let Some(mismatch) = mismatch_with_one_gone_on(comm, operation, &reduced) {
-        return Err(mismatch);
+        return Err(match local {
+            // This rank's own mismatch says more: the close it went on from did not match
+            // either (`core::closing`).
+            Err(own) if own.kind == ErrorKind::CollectiveMismatch => own.clone(),
+            _ => mismatch,
+        });
     }
     if recv[2] != 0 {
         if recv[2] & 0xffff_ffff == NOT_READY {

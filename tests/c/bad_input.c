@@ -183,7 +183,7 @@ int main(int argc, char **argv)
         expect(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH,
                "different collective calls: rank 0 dah5_dataset_close, rank", "a flush where rank 0 closed a dataset");
     expect_all(dah5_file_flush(file), DAH5_ERR_COLLECTIVE_MISMATCH,
-               rank == 0 ? "dah5_dataset_close of \"x\", which returned at once" : "rank 0 rejected its arguments",
+               rank == 0 ? "earlier dah5_dataset_close of \"x\" (it returned at once" : "rank 0 rejected its arguments",
                "the closing rank's next call, after a close the others did not make");
     ok(dah5_file_flush(file), "flush once the ranks are in step again");
     /* Ranks closing different datasets: a rank that closes after every other rank did
