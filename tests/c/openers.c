@@ -35,6 +35,7 @@
 
 #include "check.h"
 #include "dah5_mpi.h"
+#include "rank_order.h"
 
 #define N 4096
 
@@ -63,29 +64,6 @@ static int32_t say(const char *what, int32_t status, int round)
     snprintf(said + used, sizeof said - used, "rank %d: %s: %s%s%s%s\n", rank, what, dah5_status_name(status),
              shown, *message ? ": " : "", message);
     return status;
-}
-
-/* Rank 0 prints every rank's lines, in rank order, at the end: MPICH 4.2's launcher split
- * lines that two ranks printed at once into each other. Collective over MPI_COMM_WORLD. */
-static void print_what_every_rank_said(void)
-{
-    int length = (int)strlen(said);
-    int *lengths = calloc((size_t)size, sizeof *lengths), *starts = calloc((size_t)size, sizeof *starts);
-    MPI_Gather(&length, 1, MPI_INT, lengths, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int total = 0;
-    for (int r = 0; r < size; r++) {
-        starts[r] = total;
-        total += lengths[r];
-    }
-    char *all = calloc((size_t)total + 1, 1);
-    MPI_Gatherv(said, length, MPI_CHAR, all, lengths, starts, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        fputs(all, stdout);
-        fflush(stdout);
-    }
-    free(all);
-    free(starts);
-    free(lengths);
 }
 
 static void path_of(char *out, size_t len, const char *name)
@@ -461,7 +439,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "openers: unknown mode %s\n", mode);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    print_what_every_rank_said();
+    print_in_rank_order(said);
     MPI_Finalize();
     return 0;
 }

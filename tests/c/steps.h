@@ -10,6 +10,8 @@
 
 #include <mpi.h>
 
+#include "rank_order.h"
+
 static char line[1024];
 
 /* Append ", <text>" (or "<text>" first) to this rank's line. */
@@ -19,18 +21,15 @@ static inline void append_step(const char *text)
     snprintf(line + used, sizeof line - used, "%s%s", used ? ", " : "", text);
 }
 
-/* Rank 0 prints every rank's line, "rank R: ...": launchers may split lines that ranks
- * print at once. Collective over MPI_COMM_WORLD. */
+/* Rank 0 prints every rank's line, "rank R: ...", in rank order. Collective over
+ * MPI_COMM_WORLD. */
 static inline void print_every_rank_line(void)
 {
-    int rank, size;
+    int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    static char lines[64][sizeof line];
-    MPI_Gather(line, sizeof line, MPI_CHAR, lines, sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
-    for (int r = 0; rank == 0 && r < size && r < 64; r++)
-        printf("rank %d: %s\n", r, lines[r]);
-    fflush(stdout);
+    char prefixed[sizeof line + 32];
+    snprintf(prefixed, sizeof prefixed, "rank %d: %s\n", rank, line);
+    print_in_rank_order(prefixed);
 }
 
 #endif
