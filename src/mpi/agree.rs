@@ -1,8 +1,9 @@
 //! Collective agreement: before a collective call touches HDF5, every rank learns whether all
 //! ranks made the same call with the same arguments and whether any rank rejected its
-//! arguments locally. One reduction (MAX) of six `u64`s does it, exchanged by recursive
-//! doubling, on a shared-memory board when all ranks share a node (`board`), else over
-//! point-to-point messages (see [`reduce_within_timeout`]):
+//! arguments locally. One reduction (MAX) of six `u64`s does it: through a shared-memory
+//! board when all ranks share a node (`board`), where a rank may also post its words and go
+//! on ([`agree_later`]), else by recursive doubling over point-to-point messages (see
+//! [`reduce_within_timeout`]):
 //!
 //! - `digest` and `!digest`: their maxima are `max(d)` and `!min(d)`, equal iff all digests
 //!   are equal;
@@ -434,7 +435,7 @@ struct Patience<'a> {
     comm: &'a Comm,
     operation: &'a str,
     /// When the wait began: read at the first look, not when the call began, as most
-    /// agreements complete before (the clock costs more than a round on the board).
+    /// agreements complete before (the clock costs more than a read on the board).
     started: Option<Instant>,
     limit: Duration,
     last_look: Option<Instant>,
