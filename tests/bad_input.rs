@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::*;
 
@@ -165,11 +165,7 @@ fn a_disk_filled_by_another_program_before_the_metadata_is_written_ends_cleanly(
         let _ = std::process::Command::new("umount").arg(&disk).status();
         let out = out.unwrap_or_else(|e| std::panic::resume_unwind(e));
         let report = format!("{mode}:\n{}\n{}", job.stdout, job.stderr);
-        let lines: Vec<&str> = job
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("rank "))
-            .collect();
+        let lines = rank_lines(&job.stdout);
         assert_eq!(lines.len(), ranks as usize, "{report}");
         for line in lines {
             let expected = if mode == "dataset" {
@@ -363,18 +359,47 @@ fn a_non_root_user_in_a_read_only_directory_gets_permission_on_every_rank() {
     assert!(!made, "no file made");
 }
 
-/// The steps of an out_of_step.c line ("rank 0: create STATUS (4.0s), close STATUS (0.0s)")
-/// with the seconds each took.
-fn step_seconds(line: &str) -> Vec<(&str, f64)> {
+/// The "rank R: ..." lines of the step-by-step drivers' output (rank 0 prints them all).
+fn rank_lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| l.starts_with("rank ")).collect()
+}
+
+/// One step of an out_of_step.c line: its name, status and seconds.
+struct Step<'a> {
+    name: &'a str,
+    status: &'a str,
+    seconds: f64,
+}
+
+/// The steps of an out_of_step.c line ("rank 0: create STATUS (4.0s), close STATUS (0.0s)").
+fn steps(line: &str) -> Vec<Step<'_>> {
     let steps = line.split_once(": ").map_or("", |(_, rest)| rest);
     steps
         .split(", ")
         .filter_map(|step| {
             let (name, rest) = step.split_once(' ')?;
-            let seconds = rest.rsplit_once(" (")?.1.strip_suffix("s)")?;
-            Some((name, seconds.parse().ok()?))
+            let (status, seconds) = rest.rsplit_once(" (")?;
+            let seconds = seconds.strip_suffix("s)")?.parse().ok()?;
+            Some(Step {
+                name,
+                status,
+                seconds,
+            })
         })
         .collect()
+}
+
+/// Run out_of_step.c with `args` at `ranks` ranks, with a 2 s collective timeout and the
+/// agreements on the shared-memory board or (`via` "mpi") through MPI messages.
+fn run_out_of_step(exe: &Path, ranks: u32, via: &str, args: &[&str], dir: &Path) -> Job {
+    let env = [
+        ("DAH5_COLLECTIVE_TIMEOUT", "2"),
+        (
+            "DAH5_SHARED_MEMORY",
+            if via == "mpi" { "off" } else { "on" },
+        ),
+    ];
+    mpiexec(ranks, exe, args, &env, dir)
 }
 
 #[test]
@@ -394,13 +419,6 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
         ("skip", 2, "board", false),
         ("forgot", 3, "mpi", false),
     ] {
-        let env = [
-            ("DAH5_COLLECTIVE_TIMEOUT", "2"),
-            (
-                "DAH5_SHARED_MEMORY",
-                if via == "mpi" { "off" } else { "on" },
-            ),
-        ];
         let dir = scratch(&format!("out_of_step_{mode}_{via}_{flushed}"));
         let started = std::time::Instant::now();
         let args: &[&str] = if flushed {
@@ -408,13 +426,9 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
         } else {
             &["oos.h5", mode, "unflushed"]
         };
-        let job = mpiexec(ranks, &exe, args, &env, &dir);
+        let job = run_out_of_step(&exe, ranks, via, args, &dir);
         let took = started.elapsed().as_secs();
-        let lines: Vec<&str> = job
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("rank "))
-            .collect();
+        let lines = rank_lines(&job.stdout);
         let report = format!(
             "{mode} via {via} (flushed: {flushed}), {took} s:\n{}\n{}",
             job.stdout, job.stderr
@@ -428,11 +442,11 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
                 line.contains("close DAH5_ERR_COLLECTIVE_TIMEOUT"),
                 "{report}"
             );
-            let steps = step_seconds(line);
+            let steps = steps(line);
             assert!(steps.len() >= 2, "{report}");
-            for (step, seconds) in steps {
-                let limit = if step == "close" { 1.0 } else { 15.0 };
-                assert!(seconds <= limit, "{step} took {seconds} s: {report}");
+            for Step { name, seconds, .. } in steps {
+                let limit = if name == "close" { 1.0 } else { 15.0 };
+                assert!(seconds <= limit, "{name} took {seconds} s: {report}");
             }
         }
         let first_step = match mode {
@@ -444,12 +458,12 @@ fn ranks_out_of_step_that_return_their_errors_and_meet_in_a_barrier_end_the_job_
             // The late rank (4 s asleep) fails at once too, instead of going on alone into
             // HDF5.
             let late = lines.iter().find(|l| l.starts_with("rank 1:")).unwrap();
-            let (step, seconds) = step_seconds(late)[0];
+            let first = &steps(late)[0];
             assert!(
-                step == "create" && late.contains("create DAH5_ERR_COLLECTIVE_TIMEOUT"),
+                first.name == "create" && late.contains("create DAH5_ERR_COLLECTIVE_TIMEOUT"),
                 "{report}"
             );
-            assert!(seconds < 5.0, "{report}");
+            assert!(first.seconds < 5.0, "{report}");
         }
         // The finalize hook says what it could not close; HDF5 closes it in MPI_Finalize.
         assert_eq!(
@@ -489,20 +503,9 @@ fn a_close_that_did_not_wait_is_still_checked_against_every_other_ranks_call() {
         ("closeflush", 2, "mpi"),
         ("closes", 3, "mpi"),
     ] {
-        let env = [
-            ("DAH5_COLLECTIVE_TIMEOUT", "2"),
-            (
-                "DAH5_SHARED_MEMORY",
-                if via == "mpi" { "off" } else { "on" },
-            ),
-        ];
         let dir = scratch(&format!("close_checked_{mode}_{ranks}_{via}"));
-        let job = mpiexec(ranks, &exe, &["oos.h5", mode, "unflushed"], &env, &dir);
-        let lines: Vec<&str> = job
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("rank "))
-            .collect();
+        let job = run_out_of_step(&exe, ranks, via, &["oos.h5", mode, "unflushed"], &dir);
+        let lines = rank_lines(&job.stdout);
         let report = format!(
             "{mode} at {ranks} via {via}:\n{}\n{}",
             job.stdout, job.stderr
@@ -510,20 +513,22 @@ fn a_close_that_did_not_wait_is_still_checked_against_every_other_ranks_call() {
         assert!(job.success && lines.len() == ranks as usize, "{report}");
         let mismatch = "DAH5_ERR_COLLECTIVE_MISMATCH";
         for line in &lines {
-            let steps = step_seconds(line);
+            let steps = steps(line);
             assert_eq!(steps.len(), 3, "{report}");
             // Nothing waits for the timeout (2 s): each call returns at once.
-            for (step, seconds) in &steps {
-                assert!(*seconds < 1.0, "{step} took {seconds} s: {report}");
+            for Step { name, seconds, .. } in &steps {
+                assert!(*seconds < 1.0, "{name} took {seconds} s: {report}");
             }
             // Each rank hears of the mismatch from the call at the close's place or from
             // its next one; the file then closes normally.
-            let (first, flush) = (step_status(line, 0), step_status(line, 1));
-            assert!(first == mismatch || flush == mismatch, "{report}");
-            assert_eq!(step_status(line, 2), "DAH5_OK", "{report}");
+            assert!(
+                steps[0].status == mismatch || steps[1].status == mismatch,
+                "{report}"
+            );
+            assert_eq!(steps[2].status, "DAH5_OK", "{report}");
         }
         // Every rank's flush made one agreement: the same outcome everywhere.
-        let flushes: Vec<&str> = lines.iter().map(|l| step_status(l, 1)).collect();
+        let flushes: Vec<&str> = lines.iter().map(|l| steps(l)[1].status).collect();
         assert!(flushes.iter().all(|f| *f == flushes[0]), "{report}");
         if let Some(call) = match mode {
             "closeflush" => Some("flush1"),
@@ -545,16 +550,6 @@ fn a_close_that_did_not_wait_is_still_checked_against_every_other_ranks_call() {
         );
         assert!(out.contains("readable"), "{out}");
     }
-}
-
-/// The status of step `index` of an out_of_step.c line.
-fn step_status(line: &str, index: usize) -> &str {
-    let steps = line.split_once(": ").map_or("", |(_, rest)| rest);
-    steps
-        .split(", ")
-        .nth(index)
-        .and_then(|step| step.split(' ').nth(1))
-        .unwrap_or("")
 }
 
 #[test]

@@ -44,11 +44,8 @@ struct Held {
 impl Closes {
     /// Hold `id`, the dataset `name`, closed by this rank; `later` is its agreement when
     /// this rank did not wait for it, none when it agreed at once.
-    pub fn hold(&mut self, name: &str, id: Id, later: Option<Later>) {
-        let held = Held {
-            name: name.to_string(),
-            id,
-        };
+    pub fn hold(&mut self, name: String, id: Id, later: Option<Later>) {
+        let held = Held { name, id };
         match later {
             Some(later) => self.pending = Some((later, held)),
             None => self.agreed.push(held),

@@ -93,13 +93,7 @@ pub fn run_in_section<C: Collective>(
         let section = h5::enter_section();
         return run_unchecked(target, request?).map(|output| (output, section));
     }
-    // This rank's last dataset close is checked first (`core::closing`): when it did not
-    // match, this call fails on every rank (after a timeout nothing can be agreed).
-    let request = match target.file().map(|f| f.closes().settle(&f.comm)) {
-        Some(Err(e)) if target.comm().is_broken() => return Err(e),
-        Some(Err(e)) => Err(e),
-        _ => request,
-    };
+    let request = settle_closes(target)?.and(request);
     let local_max = request.as_ref().map_or(0, |r| r.local_max(target));
     // Every rank acts holding HDF5's collective section, or none does: a rank whose other
     // thread holds it says it is not ready, and all make the agreement again after a
@@ -121,6 +115,18 @@ pub fn run_in_section<C: Collective>(
         file.finish_closes();
     }
     request?.act(target, max).map(|output| (output, section))
+}
+
+/// Before a collective call on `target`'s file: check this rank's last dataset close
+/// (`core::closing`). When it did not match, the inner error is the call's own, so that the
+/// call fails on every rank; after a timeout nothing can be agreed, and the outer error
+/// returns at once.
+pub fn settle_closes(target: &impl Members) -> Result<Result<()>> {
+    match target.file().map(|f| f.closes().settle(&f.comm)) {
+        Some(Err(e)) if target.comm().is_broken() => Err(e),
+        Some(settled) => Ok(settled),
+        None => Ok(Ok(())),
+    }
 }
 
 /// Wait a random time, longer after each attempt (up to some 5 ms), so that two threads

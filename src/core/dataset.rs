@@ -413,13 +413,9 @@ impl Dataset {
     /// ([`Dataset::closes_alone`]): this rank's words posted without waiting for the other
     /// ranks' (`core::closing`). An error leaves the dataset open: nothing was done.
     pub fn agree_on_close(&mut self) -> Result<Option<Later>> {
-        let settled = self.file.closes().settle(&self.file.comm);
-        if let Err(e) = settled {
+        if let Err(e) = collective::settle_closes(self)? {
             // The rank's last close did not match: this close is the call that says so on
-            // every rank (the comm is broken after a timeout: nothing can be agreed).
-            if self.file.comm.is_broken() {
-                return Err(e);
-            }
+            // every rank.
             return collective::run(self, Err::<CloseDataset, _>(e)).map(|()| None);
         }
         let said = [
@@ -434,8 +430,8 @@ impl Dataset {
     /// After [`Dataset::agree_on_close`]: the dataset's HDF5 id is held until the next
     /// agreed call on the file (`core::closing`).
     pub fn close_held(self, later: Option<Later>) {
-        let (file, name) = (self.file.clone(), self.name.clone());
-        file.closes().hold(&name, self.take_id(), later);
+        let (file, name) = (self.file.clone(), self.name.to_string());
+        file.closes().hold(name, self.take_id(), later);
     }
 
     /// Whether `dah5_dataset_close` agrees on its own: with the checks off (then nothing is
