@@ -185,15 +185,24 @@ pub fn settle(
     outcome: Result<()>,
     elsewhere: impl FnOnce(ErrorKind) -> String,
 ) -> Result<()> {
-    let args = outcome.as_ref().map(|()| Args::of(name).text("step", step));
-    match agree(comm, name, args, 0) {
-        Ok(_) => Ok(()),
-        Err(agreed) => Err(match outcome {
-            Err(own) => own,
-            Ok(()) if agreed.kind.is_collective() => agreed,
-            Ok(()) => Error::new(agreed.kind, elsewhere(agreed.kind)),
-        }),
-    }
+    settle_max(comm, name, step, outcome.map(|()| 0), elsewhere).map(|_| ())
+}
+
+/// [`settle`] of a step that yields a number on each rank: on success, the largest.
+pub fn settle_max(
+    comm: &Comm,
+    name: &str,
+    step: &str,
+    outcome: Result<u64>,
+    elsewhere: impl FnOnce(ErrorKind) -> String,
+) -> Result<u64> {
+    let args = outcome.as_ref().map(|_| Args::of(name).text("step", step));
+    let value = *outcome.as_ref().unwrap_or(&0);
+    agree(comm, name, args, value).map_err(|agreed| match outcome {
+        Err(own) => own,
+        Ok(_) if agreed.kind.is_collective() => agreed,
+        Ok(_) => Error::new(agreed.kind, elsewhere(agreed.kind)),
+    })
 }
 
 impl Members for Arc<Comm> {

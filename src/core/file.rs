@@ -213,28 +213,32 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
 }
 
 /// Rank 0 makes the file of a create (`writer_lock::make_new`: an existing one replaced,
-/// or refused without `truncate`; the new one locked, given `held` from the check), and
-/// every rank learns how that went before any opens it.
+/// or refused without `truncate`; the new one locked, given `held` from the check) and
+/// writes an empty HDF5 file into it, and every rank learns how that went before any opens
+/// it. Returns rank 0's lock and what is there now.
 fn make_new(
     comm: &Comm,
     request: &FileRequest,
     truncate: bool,
     held: Option<WriterLock>,
-) -> Result<Option<WriterLock>> {
+) -> Result<(Option<WriterLock>, Made)> {
+    // Every rank makes the image (once per process), though only rank 0 writes it: HDF5's
+    // state must be the same on every rank. With rank 0 alone making it, HDF5's close of a
+    // file left out of step (a timeout, then MPI_Finalize) hung.
+    let image = h5::file::empty_image();
     let (made, lock) = match comm.rank() {
         0 => match writer_lock::make_new(&request.path, truncate, held, request.writer_locking()) {
-            Ok(lock) => (Ok(()), lock),
+            Ok(lock) => (
+                Ok(Made::write_empty_hdf5(&request.path, image) as u64),
+                lock,
+            ),
             Err(e) => (Err(e), None),
         },
-        _ => (Ok(()), None),
+        _ => (Ok(0), None),
     };
     let path = &request.path;
-    collective::settle(
-        comm,
-        CreateFile::NAME,
-        "the new file",
-        made,
-        |kind| match kind {
+    let made = collective::settle_max(comm, CreateFile::NAME, "the new file", made, |kind| {
+        match kind {
             ErrorKind::InUse => format!(
                 "the file {path:?} is open for writing by another handle or job (rank 0 found it \
              locked; its message says which). Nothing was done"
@@ -244,9 +248,52 @@ fn make_new(
              name). Nothing was done"
             ),
             _ => format!("rank 0 could not make the file {path:?} (its message says why)"),
-        },
-    )?;
-    Ok(lock)
+        }
+    })?;
+    Ok((lock, Made::from_number(made)))
+}
+
+/// What rank 0 made of a new file before the ranks open it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Made {
+    /// Nothing HDF5 can open (rank 0 could not write the file itself: a path only MPI-IO
+    /// reaches): every rank creates it through MPI-IO, and flushes it at once.
+    Nothing = 0,
+    /// A valid HDF5 file without objects, written and closed: every rank opens it.
+    EmptyHdf5 = 1,
+}
+
+impl Made {
+    fn from_number(number: u64) -> Made {
+        if number == Made::EmptyHdf5 as u64 {
+            Made::EmptyHdf5
+        } else {
+            Made::Nothing
+        }
+    }
+
+    /// Rank 0 alone writes an HDF5 file without objects at `name` (as given to dah5):
+    /// `image`, the bytes this HDF5 writes for one with the same (default) creation
+    /// properties (`h5::file::empty_image`). A file created through the MPI-IO driver holds nothing
+    /// until HDF5 writes its superblock and root group, at the first flush: a job that
+    /// ended before (a rank's exit(), ranks out of step, a full disk) left a file no reader
+    /// could open, and flushing at the create cost an `MPI_File_sync` on every rank
+    /// (0.3-0.8 ms on ext4, more where every rank's sync goes to the servers). Written this
+    /// way the file is valid before any rank opens it, for one `pwrite`.
+    fn write_empty_hdf5(name: &str, image: Result<&[u8]>) -> Made {
+        let Ok(image) = image else {
+            return Made::Nothing;
+        };
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(file_name::os_path(name))
+            .and_then(|mut file| std::io::Write::write_all(&mut file, image));
+        match written {
+            Ok(()) => Made::EmptyHdf5,
+            Err(_) => Made::Nothing,
+        }
+    }
 }
 
 /// What a file's datasets share with it: the communicator, the order of its arrays, and
@@ -542,27 +589,28 @@ impl File {
         let info = Info::new(&options.hints)?;
         let writable = request.access != (Access::Open { writable: false });
         let fapl = h5::plist::file_access(comm.raw(), &info, &options.tuning, writable)?;
-        let (writer_lock, stamp) = match request.access {
-            Access::Create { truncate } => (make_new(comm, &request, truncate, held)?, None),
-            Access::Open { writable: true } => (held, None),
+        let (writer_lock, stamp, made) = match request.access {
+            Access::Create { truncate } => {
+                let (lock, made) = make_new(comm, &request, truncate, held)?;
+                (lock, None, Some(made))
+            }
+            Access::Open { writable: true } => (held, None, None),
             // Taken before HDF5 reads anything: a change while it opens is a change too. A
             // file this rank cannot open itself (but MPI-IO can) goes unstamped.
-            Access::Open { writable: false } => (None, Stamp::take(&request.path).ok()),
+            Access::Open { writable: false } => (None, Stamp::take(&request.path).ok(), None),
         };
-        let id = match request.access {
-            // Over the empty file rank 0 made (or, where it could not, as HDF5 would).
-            Access::Create { .. } => h5::file::create(&request.path, true, &fapl),
-            Access::Open { writable } => h5::file::open(&request.path, writable, &fapl),
+        let in_context = |e: Error| e.context(format_args!("path {:?}", request.path));
+        let id = match made {
+            Some(Made::EmptyHdf5) => h5::file::open(&request.path, true, &fapl),
+            Some(Made::Nothing) => h5::file::create(&request.path, true, &fapl),
+            None => h5::file::open(&request.path, writable, &fapl),
         }
-        .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
-        if let Access::Create { .. } = request.access {
-            // A new file is a valid HDF5 file from here on: until its first flush HDF5 holds
-            // the superblock and root group in memory, and a job that ends without closing
-            // it (a rank's exit(), ranks out of step, a full disk) left a file that no
-            // reader could open. One MPI_File_sync a file: 0.3-0.8 ms on ext4.
+        .map_err(in_context)?;
+        if made == Some(Made::Nothing) {
+            // Valid from here on (see `Made::write_empty_hdf5`).
             h5::file::flush(&id)
                 .map_err(|e| space::classify(e, &request.path))
-                .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
+                .map_err(in_context)?;
         }
         let stamp = stamp.map(|stamp| stamp.confirm(&request.path));
         if options.atomic {

@@ -26,10 +26,10 @@ const TRUSTED_FOR: Duration = Duration::from_millis(100);
 const METADATA_PER_CALL: u64 = 4096;
 
 /// How far beyond what a call needs the file's blocks are reserved at once (see
-/// [`Room::reserve_ahead`]): one fallocate per this much growth (some 160 datasets of the
-/// metadata loop), little enough beside [`METADATA_MARGIN`] that the free-space checks,
-/// which see it as taken, do not refuse sooner.
-const RESERVE_AHEAD: u64 = 64 << 10;
+/// [`Room::reserve_ahead`]): one fallocate per this much growth, little enough beside
+/// [`METADATA_MARGIN`] that the free-space checks, which see it as taken, do not refuse much
+/// sooner.
+const RESERVE_AHEAD: u64 = 256 << 10;
 
 /// Bytes an unprivileged writer can still use on the file system holding `path` (its
 /// directory, when the file does not exist yet).
@@ -159,30 +159,29 @@ impl Room {
         if wanted > reserved.to {
             let bound = Room::allocation_bound(file, reserved.small_data, cached()?);
             wanted = reserved.end.min(bound).saturating_add(grows_by);
-        }
-        if wanted > reserved.to {
-            let start = reserved.to;
-            let to = wanted.saturating_add(RESERVE_AHEAD);
-            // Short of the full step ahead, what this call needs is enough.
-            let result = os::allocate_beyond_end(file, start, to - start)
-                .map(|()| to)
-                .or_else(|_| os::allocate_beyond_end(file, start, wanted - start).map(|()| wanted));
-            match result {
-                Ok(to) => reserved.to = to,
-                Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
-                    return Err(Error::new(
-                        ErrorKind::NoSpace,
-                        format!(
-                            "{} needs room for its data and metadata, but the file system of \
-                             {:?} has none left to reserve (fallocate: {e}); nothing was done, \
-                             and the file holds everything written before",
-                            what(),
-                            self.path
-                        ),
-                    ));
+            // A step ahead as soon as the bound is within half a step of what is reserved,
+            // not only past it: the reckoning (4 KiB a call, ten times what the metadata
+            // loop's calls add) then reaches what is reserved again half a step later at
+            // the soonest, not at the next call (an fstat each: 112 a file of the loop).
+            if wanted > reserved.to.saturating_sub(RESERVE_AHEAD / 2) {
+                match reserve_from(file, reserved.to, wanted) {
+                    Ok(to) => reserved.to = to,
+                    Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
+                        return Err(Error::new(
+                            ErrorKind::NoSpace,
+                            format!(
+                                "{} needs room for its data and metadata, but the file system \
+                                 of {:?} has none left to reserve (fallocate: {e}); nothing was \
+                                 done, and the file holds everything written before",
+                                what(),
+                                self.path
+                            ),
+                        ));
+                    }
+                    // A file system that cannot reserve (EOPNOTSUPP, e.g. NFSv3): nothing
+                    // is reserved, and it is not tried again.
+                    Err(_) => reserved.to = u64::MAX,
                 }
-                // A file system that cannot reserve (EOPNOTSUPP, e.g. NFSv3): nothing reserved.
-                Err(_) => {}
             }
         }
         reserved.end = wanted;
@@ -255,6 +254,17 @@ impl Room {
         }
         *known = Some((when, free.saturating_sub(need)));
         Ok(())
+    }
+}
+
+/// Reserve `file`'s blocks from `start` (what is reserved) to [`RESERVE_AHEAD`] beyond
+/// `needed`, or, short of that, to `needed`: the end of what is reserved now.
+fn reserve_from(file: &std::fs::File, start: u64, needed: u64) -> std::io::Result<u64> {
+    let to = needed.saturating_add(RESERVE_AHEAD);
+    match os::allocate_beyond_end(file, start, to - start) {
+        Ok(()) => Ok(to),
+        Err(_) if needed <= start => Ok(start),
+        Err(_) => os::allocate_beyond_end(file, start, needed - start).map(|()| needed),
     }
 }
 

@@ -2,14 +2,16 @@
 
 use hdf5_sys::h5f::{
     H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18,
-    H5F_SCOPE_GLOBAL, H5Fclose, H5Fcreate, H5Fflush, H5Fget_access_plist, H5Fget_mdc_size,
-    H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
+    H5F_SCOPE_GLOBAL, H5Fclose, H5Fcreate, H5Fflush, H5Fget_access_plist, H5Fget_file_image,
+    H5Fget_mdc_size, H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
 };
+use std::sync::OnceLock;
+
 use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_libver_bounds};
 
 use mpi_sys::MPI_File;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::h5::c_string;
 use crate::h5::id::Id;
 
@@ -24,6 +26,41 @@ pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {
     let fapl = fapl.raw();
     // SAFETY: `c_path` is NUL-terminated and `fapl` is a file access list.
     h5call!(unsafe { H5Fcreate(c_path.as_ptr(), mode, H5P_DEFAULT, fapl) }, closed by H5Fclose)
+}
+
+/// The bytes of an HDF5 file without objects, as this HDF5 writes one with its default
+/// creation and format properties: made once per process, in memory. Written to storage,
+/// they are a valid file that HDF5 opens as if it had created it there.
+pub fn empty_image() -> Result<&'static [u8]> {
+    static IMAGE: OnceLock<Vec<u8>> = OnceLock::new();
+    if let Some(image) = IMAGE.get() {
+        return Ok(image);
+    }
+    let fapl = crate::h5::plist::in_memory_file_access()?;
+    let file = create("dah5-empty.h5", true, &fapl)?;
+    // The image is what storage holds: the superblock and root group once flushed.
+    flush(&file)?;
+    let f = file.raw();
+    // SAFETY: `f` is an open file; a NULL buffer asks for the image's size only.
+    let len = h5call!(unsafe { H5Fget_file_image(f, std::ptr::null_mut(), 0) })?;
+    let mut image = vec![0u8; len as usize];
+    // SAFETY: `image` has room for the `len` bytes HDF5 copies into it.
+    h5call!(unsafe { H5Fget_file_image(f, image.as_mut_ptr().cast(), image.len()) })?;
+    file.close()?;
+    // A version 3 superblock (format bound 1.10 or later; no HDF5 default) records that
+    // a writer has the file open, as the image of an open file would: HDF5 would refuse
+    // to open it for writing.
+    const SUPERBLOCK_VERSION_AT: usize = 8;
+    if image
+        .get(SUPERBLOCK_VERSION_AT)
+        .is_none_or(|&version| version >= 3)
+    {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "this HDF5's new files have a version 3 superblock".to_string(),
+        ));
+    }
+    Ok(IMAGE.get_or_init(|| image))
 }
 
 /// Open an existing `path` (collective).

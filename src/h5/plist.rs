@@ -13,8 +13,8 @@ use hdf5_sys::h5p::{
     H5Pget_layout, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
     H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
     H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
-    H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout, H5Pset_mdc_config,
-    H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb, H5Pset_virtual,
+    H5Pset_fapl_core, H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout,
+    H5Pset_mdc_config, H5Pset_meta_block_size, H5Pset_shuffle, H5Pset_type_conv_cb, H5Pset_virtual,
 };
 use hdf5_sys::h5t::{H5T_conv_except_t, H5T_conv_ret_t};
 use mpi_sys::MPI_Comm;
@@ -174,6 +174,17 @@ pub fn serial_file_access(locking: bool) -> Result<Id> {
     // SAFETY: `p` is a file access list.
     h5call!(unsafe { H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT) })?;
     set_file_locking(p, locking)?;
+    Ok(fapl)
+}
+
+/// File access in memory only (HDF5's core driver, nothing written to storage), for a file
+/// whose bytes are taken with [`crate::h5::file::empty_image`].
+pub fn in_memory_file_access() -> Result<Id> {
+    let fapl = create(H5P_CLS_FILE_ACCESS)?;
+    let p = fapl.raw();
+    // SAFETY: `p` is a file access list; 64 KiB is the step the memory grows by, and
+    // without a backing store no file is made.
+    h5call!(unsafe { H5Pset_fapl_core(p, 64 << 10, 0) })?;
     Ok(fapl)
 }
 
