@@ -120,18 +120,22 @@ impl Board {
             cell.store(w, Ordering::Relaxed);
         }
         slot.went_on.store(went_on as u64, Ordering::Relaxed);
-        let bytes = text.iter().flat_map(|piece| piece.iter().copied());
-        let (mut len, mut word) = (0, [0u8; 8]);
-        for byte in bytes.take(TEXT_BYTES) {
-            word[len % 8] = byte;
-            len += 1;
-            if len % 8 == 0 {
-                slot.text[len / 8 - 1].store(u64::from_le_bytes(word), Ordering::Relaxed);
-            }
+        // Gathered piece by piece, then stored a word at a time (a byte at a time cost a
+        // third of an agreement's instructions).
+        let mut bytes = [0u8; TEXT_BYTES];
+        let mut len = 0;
+        for piece in text {
+            let n = piece.len().min(TEXT_BYTES - len);
+            bytes[len..len + n].copy_from_slice(&piece[..n]);
+            len += n;
         }
-        if len % 8 != 0 {
-            word[len % 8..].fill(0);
-            slot.text[len / 8].store(u64::from_le_bytes(word), Ordering::Relaxed);
+        for (cell, word) in slot
+            .text
+            .iter()
+            .zip(bytes[..len.next_multiple_of(8)].chunks(8))
+        {
+            let word: [u8; 8] = word.try_into().unwrap_or_default();
+            cell.store(u64::from_le_bytes(word), Ordering::Relaxed);
         }
         slot.text_len.store(len as u64, Ordering::Relaxed);
         slot.number.store(number + 1, Ordering::Release);
