@@ -132,6 +132,37 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
 }
 
 #[test]
+fn a_file_created_where_the_disk_has_no_room_is_no_space_on_every_rank_and_not_left() {
+    let exe = build_c(&["tests/c/no_room.c"], "no_room");
+    let dir = scratch("no_room");
+    let disk = dir.join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    assert!(
+        mount_small_tmpfs(&disk),
+        "a tmpfs must be mounted (as root)"
+    );
+    // Another program takes every block.
+    let mut filler = std::fs::File::create(disk.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[7u8; 64 << 10]).is_ok() {}
+    drop(filler);
+    let job = mpiexec(2, &exe, &["disk/new.h5"], &[], &dir);
+    let left = disk.join("new.h5").exists();
+    let _ = std::process::Command::new("umount").arg(&disk).status();
+    let lines = rank_lines(&job.stdout);
+    assert!(
+        job.success
+            && lines.len() == 2
+            && lines
+                .iter()
+                .all(|l| l.ends_with(": create DAH5_ERR_NO_SPACE")),
+        "{}\n{}",
+        job.stdout,
+        job.stderr
+    );
+    assert!(!left, "the file that could not be made was left behind");
+}
+
+#[test]
 fn a_disk_filled_by_another_program_before_the_metadata_is_written_ends_cleanly() {
     // The file's blocks are reserved ahead of HDF5's allocations, so the writes into a
     // dataset created before the disk filled, and the metadata written at the close, have

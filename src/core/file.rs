@@ -229,7 +229,7 @@ fn make_new(
     let (made, lock) = match comm.rank() {
         0 => match writer_lock::make_new(&request.path, truncate, held, request.writer_locking()) {
             Ok(lock) => (
-                Ok(Made::write_empty_hdf5(&request.path, image) as u64),
+                Made::write_empty_hdf5(&request.path, image).map(|made| made as u64),
                 lock,
             ),
             Err(e) => (Err(e), None),
@@ -280,18 +280,33 @@ impl Made {
     /// could open, and flushing at the create cost an `MPI_File_sync` on every rank
     /// (0.3-0.8 ms on ext4, more where every rank's sync goes to the servers). Written this
     /// way the file is valid before any rank opens it, for one `pwrite`.
-    fn write_empty_hdf5(name: &str, image: Result<&[u8]>) -> Made {
+    fn write_empty_hdf5(name: &str, image: Result<&[u8]>) -> Result<Made> {
         let Ok(image) = image else {
-            return Made::Nothing;
+            return Ok(Made::Nothing);
         };
+        let path = file_name::os_path(name);
         let written = std::fs::OpenOptions::new()
             .write(true)
             .truncate(true)
-            .open(file_name::os_path(name))
+            .open(path)
             .and_then(|mut file| std::io::Write::write_all(&mut file, image));
         match written {
-            Ok(()) => Made::EmptyHdf5,
-            Err(_) => Made::Nothing,
+            Ok(()) => Ok(Made::EmptyHdf5),
+            // A full disk, found before HDF5 is called: `NO_SPACE` on every rank and no file
+            // (HDF5's create and flush there failed on some ranks only, and the close that
+            // followed hung).
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
+                let _ = std::fs::remove_file(path);
+                Err(Error::new(
+                    ErrorKind::NoSpace,
+                    format!(
+                        "the file system of {name:?} has no room for a new HDF5 file's first {} \
+                         bytes ({e}); nothing was made",
+                        image.len()
+                    ),
+                ))
+            }
+            Err(_) => Ok(Made::Nothing),
         }
     }
 }
