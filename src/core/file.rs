@@ -256,8 +256,9 @@ fn make_new(
 /// What rank 0 made of a new file before the ranks open it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Made {
-    /// Nothing HDF5 can open (rank 0 could not write the file itself: a path only MPI-IO
-    /// reaches): every rank creates it through MPI-IO, and flushes it at once.
+    /// Nothing HDF5 can open (rank 0 could not write the file itself, a path only MPI-IO
+    /// reaches, or has no empty file to write: `h5::file::empty_image`): every rank creates
+    /// it through MPI-IO, and flushes it at once.
     Nothing = 0,
     /// A valid HDF5 file without objects, written and closed: every rank opens it.
     EmptyHdf5 = 1,
@@ -274,12 +275,12 @@ impl Made {
 
     /// Rank 0 alone writes an HDF5 file without objects at `name` (as given to dah5):
     /// `image`, the bytes this HDF5 writes for one with the same (default) creation
-    /// properties (`h5::file::empty_image`). A file created through the MPI-IO driver holds nothing
-    /// until HDF5 writes its superblock and root group, at the first flush: a job that
-    /// ended before (a rank's exit(), ranks out of step, a full disk) left a file no reader
-    /// could open, and flushing at the create cost an `MPI_File_sync` on every rank
-    /// (0.3-0.8 ms on ext4, more where every rank's sync goes to the servers). Written this
-    /// way the file is valid before any rank opens it, for one `pwrite`.
+    /// properties (`h5::file::empty_image`). A file created through the MPI-IO driver
+    /// holds nothing until HDF5 writes its superblock and root group, at the first flush:
+    /// a job that ended before (a rank's exit(), ranks out of step, a full disk) left a file
+    /// no reader could open, and flushing at the create cost an `MPI_File_sync` on every
+    /// rank (0.3-0.8 ms on ext4, more where every rank's sync goes to the servers). Written
+    /// this way the file is valid before any rank opens it, for one `pwrite`.
     fn write_empty_hdf5(name: &str, image: Result<&[u8]>) -> Result<Made> {
         let Ok(image) = image else {
             return Ok(Made::Nothing);

@@ -1,12 +1,12 @@
 //! HDF5 files: create, open, flush (close is `Id::close`).
 
+use std::sync::{Mutex, OnceLock};
+
 use hdf5_sys::h5f::{
     H5F_ACC_EXCL, H5F_ACC_RDONLY, H5F_ACC_RDWR, H5F_ACC_TRUNC, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18,
     H5F_SCOPE_GLOBAL, H5Fclose, H5Fcreate, H5Fflush, H5Fget_access_plist, H5Fget_file_image,
     H5Fget_mdc_size, H5Fget_vfd_handle, H5Fopen, H5Fset_mpi_atomicity,
 };
-use std::sync::OnceLock;
-
 use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_libver_bounds};
 
 use mpi_sys::MPI_File;
@@ -33,6 +33,12 @@ pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {
 /// they are a valid file that HDF5 opens as if it had created it there.
 pub fn empty_image() -> Result<&'static [u8]> {
     static IMAGE: OnceLock<Vec<u8>> = OnceLock::new();
+    // One thread makes it: a second would find the in-memory file's name taken.
+    static MAKING: Mutex<()> = Mutex::new(());
+    if let Some(image) = IMAGE.get() {
+        return Ok(image);
+    }
+    let _one_at_a_time = MAKING.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(image) = IMAGE.get() {
         return Ok(image);
     }
