@@ -86,6 +86,17 @@ fn mount_small_tmpfs(dir: &std::path::Path) -> bool {
     mounted
 }
 
+/// `dir/disk`, a small tmpfs mounted there (it must be: CI runs as root).
+fn small_disk(dir: &std::path::Path) -> std::path::PathBuf {
+    let disk = dir.join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    assert!(
+        mount_small_tmpfs(&disk),
+        "a tmpfs must be mounted (as root)"
+    );
+    disk
+}
+
 #[test]
 fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
     let exe = build_c(&["tests/c/full.c"], "full");
@@ -135,12 +146,7 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
 fn a_file_created_where_the_disk_has_no_room_is_no_space_on_every_rank_and_not_left() {
     let exe = build_c(&["tests/c/no_room.c"], "no_room");
     let dir = scratch("no_room");
-    let disk = dir.join("disk");
-    std::fs::create_dir_all(&disk).unwrap();
-    assert!(
-        mount_small_tmpfs(&disk),
-        "a tmpfs must be mounted (as root)"
-    );
+    let disk = small_disk(&dir);
     // Another program takes every block.
     let mut filler = std::fs::File::create(disk.join("filler")).unwrap();
     while std::io::Write::write_all(&mut filler, &[7u8; 64 << 10]).is_ok() {}
@@ -170,12 +176,7 @@ fn a_disk_filled_by_another_program_before_the_metadata_is_written_ends_cleanly(
     let exe = build_c(&["tests/c/filled.c"], "filled");
     for (mode, ranks) in [("dataset", 2), ("darrays", 3)] {
         let dir = scratch(&format!("filled_{mode}"));
-        let disk = dir.join("disk");
-        std::fs::create_dir_all(&disk).unwrap();
-        assert!(
-            mount_small_tmpfs(&disk),
-            "a tmpfs must be mounted (as root)"
-        );
+        let disk = small_disk(&dir);
         let job = mpiexec(ranks, &exe, &["disk/f.h5", "disk/filler", mode], &[], &dir);
         let check = if mode == "dataset" {
             "assert (f['d'][()] == np.arange(8192)).all() and 'e' not in f, list(f)\n"
