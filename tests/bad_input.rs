@@ -70,32 +70,42 @@ fn files_left_open_at_mpi_finalize_are_closed_there_and_complete() {
     assert!(out.contains("complete"), "{out}");
 }
 
-/// `dir/disk`, a small tmpfs mounted there (it must be: CI runs as root, and a disk-full
-/// case that cannot be made is a failure, not a skip).
-fn small_disk(dir: &std::path::Path) -> std::path::PathBuf {
-    let disk = dir.join("disk");
-    std::fs::create_dir_all(&disk).unwrap();
-    let status = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
-        .arg(&disk)
-        .status();
-    assert!(
-        status.is_ok_and(|s| s.success()),
-        "a small tmpfs must be mounted on {} (as root)",
-        disk.display()
-    );
-    disk
+/// A small tmpfs mounted on `dir/disk` (it must be: CI runs as root, and a disk-full case
+/// that cannot be made is a failure, not a skip), unmounted when dropped, a failed
+/// assertion included.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    fn mount(dir: &std::path::Path) -> SmallDisk {
+        let disk = dir.join("disk");
+        std::fs::create_dir_all(&disk).unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
+            .arg(&disk)
+            .status();
+        assert!(
+            status.is_ok_and(|s| s.success()),
+            "a small tmpfs must be mounted on {} (as root)",
+            disk.display()
+        );
+        SmallDisk(disk)
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
 }
 
 #[test]
 fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
     let exe = build_c(&["tests/c/full.c"], "full");
     let dir = scratch("full");
-    let disk = small_disk(&dir);
+    let _disk = SmallDisk::mount(&dir);
     let job = mpiexec(2, &exe, &["disk/full.h5"], &[], &dir);
-    let out = std::panic::catch_unwind(|| {
-        python_inline(
-            "import h5py, numpy as np\n\
+    let out = python_inline(
+        "import h5py, numpy as np\n\
          f = h5py.File('disk/full.h5', 'r')\n\
          assert 'big' not in f and (f['fits'][()] == np.arange(2 << 14)).all()\n\
          assert 'second' not in f and (f['first'][()] == np.arange(2 << 17)).all()\n\
@@ -107,11 +117,8 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
          \x20   if name != last or 'step' in d.attrs:\n\
          \x20       assert (d.attrs['step'] == np.arange(64)).all(), name\n\
          print('readable')\n",
-            &dir,
-        )
-    });
-    let _ = std::process::Command::new("umount").arg(&disk).status();
-    let out = out.unwrap_or_else(|e| std::panic::resume_unwind(e));
+        &dir,
+    );
     assert!(
         job.success
             && job.stdout.matches("big dataset DAH5_ERR_NO_SPACE").count() == 2
@@ -132,14 +139,13 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
 fn a_file_created_where_the_disk_has_no_room_is_no_space_on_every_rank_and_not_left() {
     let exe = build_c(&["tests/c/no_room.c"], "no_room");
     let dir = scratch("no_room");
-    let disk = small_disk(&dir);
+    let disk = SmallDisk::mount(&dir);
     // Another program takes every block.
-    let mut filler = std::fs::File::create(disk.join("filler")).unwrap();
+    let mut filler = std::fs::File::create(disk.0.join("filler")).unwrap();
     while std::io::Write::write_all(&mut filler, &[7u8; 64 << 10]).is_ok() {}
     drop(filler);
     let job = mpiexec(2, &exe, &["disk/new.h5"], &[], &dir);
-    let left = disk.join("new.h5").exists();
-    let _ = std::process::Command::new("umount").arg(&disk).status();
+    let left = disk.0.join("new.h5").exists();
     let lines = rank_lines(&job.stdout);
     assert!(
         job.success
@@ -162,26 +168,22 @@ fn a_disk_filled_by_another_program_before_the_metadata_is_written_ends_cleanly(
     let exe = build_c(&["tests/c/filled.c"], "filled");
     for (mode, ranks) in [("dataset", 2), ("darrays", 3)] {
         let dir = scratch(&format!("filled_{mode}"));
-        let disk = small_disk(&dir);
+        let _disk = SmallDisk::mount(&dir);
         let job = mpiexec(ranks, &exe, &["disk/f.h5", "disk/filler", mode], &[], &dir);
         let check = if mode == "dataset" {
             "assert (f['d'][()] == np.arange(8192)).all() and 'e' not in f, list(f)\n"
         } else {
             "assert all((f[f'a{i}'][()] == np.arange(64)).all() for i in range(40)), list(f)\n"
         };
-        let out = std::panic::catch_unwind(|| {
-            python_inline(
-                &format!(
-                    "import h5py, numpy as np\n\
-                     f = h5py.File('disk/f.h5', 'r')\n\
-                     {check}\
-                     print('readable')\n"
-                ),
-                &dir,
-            )
-        });
-        let _ = std::process::Command::new("umount").arg(&disk).status();
-        let out = out.unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let out = python_inline(
+            &format!(
+                "import h5py, numpy as np\n\
+                 f = h5py.File('disk/f.h5', 'r')\n\
+                 {check}\
+                 print('readable')\n"
+            ),
+            &dir,
+        );
         let report = format!("{mode}:\n{}\n{}", job.stdout, job.stderr);
         let lines = rank_lines(&job.stdout);
         assert_eq!(lines.len(), ranks as usize, "{report}");
