@@ -16,6 +16,11 @@
  *   bench readback DIR ROUNDS         after bandwidth (any rank count): the subfiled darray
  *                                     it left, read by dah5 in balanced parts, against pread
  *                                     of the same bytes from the file-per-process files
+ *   bench vpic DIR PARTICLES STEPS ROUNDS
+ *                                     h5bench's VPIC-IO kernel (8 variables a step, a group
+ *                                     a step), dah5 with its defaults vs raw HDF5 set up as
+ *                                     h5bench does: write and read, independent and
+ *                                     collective
  *
  * Every rank owns one contiguous block of MIB MiB (float64) of a 1-D array, at offset
  * rank * block in the data: the same offsets for every method. Methods are interleaved in
@@ -814,6 +819,261 @@ static int create(int argc, char **argv)
     return 0;
 }
 
+/* ---- VPIC-IO, as h5bench runs it (samples/sync-write-1d-contig-contig.json) ----
+ * Each of STEPS time steps is a group "Timestep_S" of 8 variables of the particles (7
+ * float32, id_1 int32), 1-D, each rank one contiguous block of N particles at rank * N.
+ * The raw kernel makes h5bench's HDF5 calls: an MPI-IO file with collective metadata
+ * (reads and writes), no alignment, default dataset properties, one dataset transfer
+ * property list (independent or collective); the datasets of step S are closed at the
+ * start of step S + 2 (DELAYED_CLOSE_TIMESTEPS 2), the rest at the end, then
+ * H5Fflush(LOCAL) (with the MPI-IO driver an MPI_File_sync: the data goes to storage) and
+ * the close. h5bench's emulated compute time (a sleep between steps,
+ * which it subtracts) is left out. dah5 writes the same with its defaults
+ * (dah5_file_create_comm, dah5_dataset_create with NULL options) and dah5_file_flush. Read: the file opened,
+ * every rank reads its block of every variable of every step. */
+enum { VPIC_VARS = 8, VPIC_DELAY = 2 };
+static const char *const VPIC_NAMES[VPIC_VARS] = {"x", "y", "z", "px", "py", "pz", "id_1", "id_2"};
+
+struct vpic {
+    uint64_t n; /* particles a rank */
+    int steps;
+    void *vars[VPIC_VARS];
+};
+
+static int vpic_is_int(int v) { return v == 6; }
+
+static void vpic_name(char *name, size_t len, int step, int v)
+{
+    snprintf(name, len, "Timestep_%d/%s", step, VPIC_NAMES[v]);
+}
+
+/* h5bench's file access: MPI-IO, collective metadata; its ALIGN=YES sets `alignment`
+ * (threshold and length alike; 0: none, its default). */
+static hid_t vpic_raw_fapl(uint64_t alignment)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    check_h5(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), "fapl");
+    H5Pset_all_coll_metadata_ops(fapl, 1);
+    H5Pset_coll_metadata_write(fapl, 1);
+    if (alignment)
+        H5Pset_alignment(fapl, alignment, alignment);
+    return fapl;
+}
+
+/* The selections of this rank's block: [0] memory, [1] file. */
+static void vpic_spaces(const struct vpic *v, hid_t spaces[2])
+{
+    hsize_t total = v->n * (hsize_t)size_g, n = v->n, start = v->n * (hsize_t)rank_g;
+    spaces[0] = H5Screate_simple(1, &n, NULL);
+    spaces[1] = H5Screate_simple(1, &total, NULL);
+    H5Sselect_hyperslab(spaces[1], H5S_SELECT_SET, &start, NULL, &n, NULL);
+}
+
+static hid_t vpic_dxpl(int collective)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
+    return dxpl;
+}
+
+static void vpic_write_raw(const struct vpic *v, uint64_t alignment, int collective)
+{
+    hid_t fapl = vpic_raw_fapl(alignment), dxpl = vpic_dxpl(collective), spaces[2];
+    vpic_spaces(v, spaces);
+    hid_t file = H5Fcreate(path("vpic_raw.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    check_h5(file, "H5Fcreate");
+    hid_t groups[64], ds[64][VPIC_VARS];
+    char name[64];
+    for (int s = 0; s < v->steps; s++) {
+        if (s >= VPIC_DELAY) {
+            for (int k = 0; k < VPIC_VARS; k++)
+                H5Dclose(ds[s - VPIC_DELAY][k]);
+            H5Gclose(groups[s - VPIC_DELAY]);
+        }
+        snprintf(name, sizeof name, "Timestep_%d", s);
+        groups[s] = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        check_h5(groups[s], "H5Gcreate2");
+        for (int k = 0; k < VPIC_VARS; k++) {
+            hid_t type = vpic_is_int(k) ? H5T_NATIVE_INT : H5T_NATIVE_FLOAT;
+            ds[s][k] = H5Dcreate2(groups[s], VPIC_NAMES[k], type, spaces[1], H5P_DEFAULT, H5P_DEFAULT,
+                                  H5P_DEFAULT);
+            check_h5(ds[s][k], "H5Dcreate2");
+            check_h5(H5Dwrite(ds[s][k], type, spaces[0], spaces[1], dxpl, v->vars[k]), "H5Dwrite");
+        }
+    }
+    for (int s = v->steps > VPIC_DELAY ? v->steps - VPIC_DELAY : 0; s < v->steps; s++) {
+        for (int k = 0; k < VPIC_VARS; k++)
+            H5Dclose(ds[s][k]);
+        H5Gclose(groups[s]);
+    }
+    H5Fflush(file, H5F_SCOPE_LOCAL);
+    check_h5(H5Fclose(file), "H5Fclose");
+    H5Sclose(spaces[0]);
+    H5Sclose(spaces[1]);
+    H5Pclose(dxpl);
+    H5Pclose(fapl);
+}
+
+static void vpic_read_raw(const struct vpic *v, int collective)
+{
+    hid_t fapl = vpic_raw_fapl(0), dxpl = vpic_dxpl(collective), spaces[2];
+    vpic_spaces(v, spaces);
+    hid_t file = H5Fopen(path("vpic_raw.h5"), H5F_ACC_RDONLY, fapl);
+    check_h5(file, "H5Fopen");
+    char name[64];
+    for (int s = 0; s < v->steps; s++)
+        for (int k = 0; k < VPIC_VARS; k++) {
+            vpic_name(name, sizeof name, s, k);
+            hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+            check_h5(d, "H5Dopen2");
+            hid_t type = vpic_is_int(k) ? H5T_NATIVE_INT : H5T_NATIVE_FLOAT;
+            check_h5(H5Dread(d, type, spaces[0], spaces[1], dxpl, v->vars[k]), "H5Dread");
+            H5Dclose(d);
+        }
+    check_h5(H5Fclose(file), "H5Fclose");
+    H5Sclose(spaces[0]);
+    H5Sclose(spaces[1]);
+    H5Pclose(dxpl);
+    H5Pclose(fapl);
+}
+
+static void vpic_write_dah5(const struct vpic *v, uint64_t alignment, uint32_t xfer)
+{
+    uint64_t dims[1] = {v->n * (uint64_t)size_g}, off[1] = {v->n * (uint64_t)rank_g}, cnt[1] = {v->n};
+    dah5_file *f = NULL;
+    dah5_dataset *ds[64][VPIC_VARS];
+    char name[64];
+    dah5_file_options options;
+    check(dah5_file_options_init(&options, DAH5_FILE_OPTIONS_VERSION), "options");
+    if (alignment)
+        options.alignment = options.alignment_threshold = alignment;
+    check(dah5_file_create_with_comm(MPI_COMM_WORLD, path("vpic_dah5.h5"), DAH5_TRUNC, &options, &f),
+          "create");
+    for (int s = 0; s < v->steps; s++) {
+        if (s >= VPIC_DELAY)
+            for (int k = 0; k < VPIC_VARS; k++)
+                check(dah5_dataset_close(&ds[s - VPIC_DELAY][k]), "close dataset");
+        for (int k = 0; k < VPIC_VARS; k++) {
+            int32_t type = vpic_is_int(k) ? DAH5_INT32 : DAH5_FLOAT32;
+            vpic_name(name, sizeof name, s, k);
+            check(dah5_dataset_create(f, name, type, 1, dims, NULL, &ds[s][k]), "dataset");
+            check(dah5_write_block(ds[s][k], off, cnt, type, v->vars[k], xfer), "write_block");
+        }
+    }
+    for (int s = v->steps > VPIC_DELAY ? v->steps - VPIC_DELAY : 0; s < v->steps; s++)
+        for (int k = 0; k < VPIC_VARS; k++)
+            check(dah5_dataset_close(&ds[s][k]), "close dataset");
+    /* h5bench's H5Fflush: HDF5's MPI-IO driver syncs the file (MPI_File_sync). */
+    check(dah5_file_flush(f), "flush");
+    check(dah5_file_close(&f), "close");
+}
+
+static void vpic_read_dah5(const struct vpic *v, uint32_t xfer)
+{
+    uint64_t off[1] = {v->n * (uint64_t)rank_g}, cnt[1] = {v->n};
+    dah5_file *f = NULL;
+    char name[64];
+    check(dah5_file_open_comm(MPI_COMM_WORLD, path("vpic_dah5.h5"), DAH5_RDONLY, &f), "open");
+    for (int s = 0; s < v->steps; s++)
+        for (int k = 0; k < VPIC_VARS; k++) {
+            dah5_dataset *d = NULL;
+            vpic_name(name, sizeof name, s, k);
+            check(dah5_dataset_open(f, name, &d), "open dataset");
+            int32_t type = vpic_is_int(k) ? DAH5_INT32 : DAH5_FLOAT32;
+            check(dah5_read_block(d, off, cnt, type, v->vars[k], xfer), "read_block");
+            check(dah5_dataset_close(&d), "close dataset");
+        }
+    check(dah5_file_close(&f), "close");
+}
+
+/* One way of writing and reading the kernel: a library, its alignment (0: the library's
+ * default; raw HDF5's is none), and the transfer mode. */
+struct vpic_case {
+    const char *mode, *method;
+    int raw;
+    uint64_t alignment;
+    int collective;
+};
+
+static struct vpic vpic_g;
+
+static void vpic_write(void *arg)
+{
+    const struct vpic_case *c = arg;
+    if (c->raw)
+        vpic_write_raw(&vpic_g, c->alignment, c->collective);
+    else
+        vpic_write_dah5(&vpic_g, c->alignment, c->collective ? DAH5_COLLECTIVE : DAH5_INDEPENDENT);
+}
+
+static void vpic_read(void *arg)
+{
+    const struct vpic_case *c = arg;
+    if (c->raw)
+        vpic_read_raw(&vpic_g, c->collective);
+    else
+        vpic_read_dah5(&vpic_g, c->collective ? DAH5_COLLECTIVE : DAH5_INDEPENDENT);
+}
+
+/* bench vpic DIR PARTICLES STEPS ROUNDS: write (independent, collective) and read of the
+ * VPIC-IO kernel through dah5 and raw HDF5, in shuffled order each round; each read reads
+ * the file its own library wrote in that round (the page cache holds it: h5bench's read
+ * kernel run right after its write). Rows vpic_write_ind, vpic_write_coll, vpic_read_ind,
+ * vpic_read_coll, methods dah5 and raw_hdf5; bytes: the data of all ranks. */
+static int vpic(int argc, char **argv)
+{
+    if (argc < 6)
+        return 1;
+    vpic_g.n = strtoull(argv[3], NULL, 10);
+    vpic_g.steps = atoi(argv[4]);
+    if (vpic_g.steps < 1 || vpic_g.steps > 64)
+        return 1;
+    for (int k = 0; k < VPIC_VARS; k++) {
+        float *f = (float *)buffer(vpic_g.n * 4);
+        for (uint64_t i = 0; i < vpic_g.n; i++) {
+            uint64_t global = vpic_g.n * (uint64_t)rank_g + i;
+            if (vpic_is_int(k))
+                ((int32_t *)f)[i] = (int32_t)global;
+            else
+                f[i] = (float)global + 0.125f * (float)k;
+        }
+        vpic_g.vars[k] = f;
+    }
+    /* dah5 with its defaults and with alignment 1 (none); raw HDF5 as h5bench, without
+     * alignment (its default) and with ALIGN=YES at 1 MiB. */
+    static const struct vpic_case cases[] = {
+        {"ind", "dah5", 0, 0, 0},         {"ind", "dah5_align1", 0, 1, 0},
+        {"ind", "raw_hdf5", 1, 0, 0},     {"ind", "raw_hdf5_align1m", 1, 1 << 20, 0},
+        {"coll", "dah5", 0, 0, 1},        {"coll", "dah5_align1", 0, 1, 1},
+        {"coll", "raw_hdf5", 1, 0, 1},    {"coll", "raw_hdf5_align1m", 1, 1 << 20, 1},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    unsigned long long bytes = vpic_g.n * 4ULL * VPIC_VARS * (unsigned long long)vpic_g.steps *
+                               (unsigned long long)size_g;
+    char protocol[64];
+    for (int round = 0; round <= atoi(argv[5]); round++) {
+        int order[N];
+        shuffled(order, N, round);
+        for (int i = 0; i < N; i++) {
+            int c = order[i];
+            snprintf(protocol, sizeof protocol, "vpic_write_%s", cases[c].mode);
+            /* A new file, as a run of h5bench makes: the old one's blocks are freed untimed. */
+            if (rank_g == 0) {
+                unlink(path("vpic_raw.h5"));
+                unlink(path("vpic_dah5.h5"));
+            }
+            row(protocol, cases[c].method, round, time_op(vpic_write, (void *)&cases[c]), bytes);
+            snprintf(protocol, sizeof protocol, "vpic_read_%s", cases[c].mode);
+            row(protocol, cases[c].method, round, time_op(vpic_read, (void *)&cases[c]), bytes);
+        }
+    }
+    unlink(path("vpic_raw.h5"));
+    unlink(path("vpic_dah5.h5"));
+    for (int k = 0; k < VPIC_VARS; k++)
+        free(vpic_g.vars[k]);
+    return 0;
+}
+
 static long max_rss_kib(void)
 {
     struct rusage u;
@@ -878,6 +1138,8 @@ int main(int argc, char **argv)
             bad = create(argc, argv);
         else if (strcmp(argv[1], "readback") == 0)
             bad = readback(argc, argv);
+        else if (strcmp(argv[1], "vpic") == 0)
+            bad = vpic(argc, argv);
     }
     if (bad && rank_g == 0)
         fprintf(stderr, "usage: see the comment at the top of bench/bench.c\n");

@@ -13,8 +13,9 @@ targets also show the median's 95% confidence interval, from the spread of those
 a shared VM one round's ratio of two new-file writes varies by ±50%, and a target whose goal
 lies inside the interval is marked "within noise" (met or not, this run cannot tell).
 Baselines: mpiio_ind for bench.c's independent methods, mpiio_coll for its collective ones,
-mpi4py_ind for h5py's, raw_hdf5 for the metadata loops, posix_per_rank (a file per rank,
-pwrite or pread) for subfiled darrays.
+mpi4py_ind for h5py's, raw_hdf5 for the metadata loops and for h5bench's VPIC-IO kernel (raw
+HDF5 set up as h5bench sets it up), posix_per_rank (a file per rank, pwrite or pread) for
+subfiled darrays.
 """
 import collections
 import math
@@ -213,6 +214,10 @@ def targets(times, sizes):
         else:
             add(f"subfiled darray read back on {n} ranks vs pread of the same bytes",
                 ratio(times, p, "dah5_subfiled", "posix_per_rank"), 0.9)
+    for p in VPIC:
+        if p in sizes:
+            add(f"VPIC-IO (h5bench's kernel) {p.replace('vpic_', '').replace('_', ', ')}: dah5 defaults vs "
+                "raw HDF5 as h5bench", ratio(times, p, "dah5", "raw_hdf5"), 0.97)
     create, _ = seconds(times, "create", "dah5_dataset_create")
     write, _ = seconds(times, "create", "dah5_write")
     if create is not None and write:
@@ -269,6 +274,35 @@ def metadata_table(times):
     return lines
 
 
+VPIC = ("vpic_write_ind", "vpic_write_coll", "vpic_read_ind", "vpic_read_coll")
+VPIC_METHODS = (("dah5", "dah5, defaults"), ("dah5_align1", "dah5, alignment 1"),
+                ("raw_hdf5", "raw HDF5 as h5bench"), ("raw_hdf5_align1m", "raw HDF5, h5bench ALIGN=YES 1 MiB"))
+
+
+def vpic_table(times, sizes):
+    """h5bench's VPIC-IO kernel: each method's median seconds and its speed against raw HDF5
+    set up as h5bench sets it up."""
+    protocols = [p for p in VPIC if p in sizes]
+    if not protocols:
+        return []
+    lines = [f"{sizes[protocols[0]] / GIB:.2f} GiB a run (8 variables × steps × ranks); a write "
+             "is file create to close, with h5bench's H5Fflush (an fsync through MPI-IO) and "
+             "dah5_file_flush; a read opens the file just written (page cache).", "",
+             "| kernel | " + " | ".join(f"{label} s (× raw HDF5)" for _, label in VPIC_METHODS) + " |",
+             "|---|" + "---|" * len(VPIC_METHODS)]
+    for p in protocols:
+        cells = []
+        for method, _ in VPIC_METHODS:
+            s, quiet = seconds(times, p, method)
+            if s is None:
+                cells.append("–")
+                continue
+            shown = "baseline" if method == "raw_hdf5" else shown_ratio(ratio(times, p, method, "raw_hdf5"))
+            cells.append(f"{s:.3f}{'' if quiet else ' (busy)'} ({shown})")
+        lines.append(f"| {p.replace('vpic_', '').replace('_', ', ')} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def ranks_table(times, sizes):
     """Cost growth with the number of ranks: metadata rate and darray write time."""
     meta = sorted({p for (p, _) in times if p.startswith("ranks_metadata_")}, key=ranks_of)
@@ -299,7 +333,9 @@ def plot(times, sizes, out):
     protocols += sorted(p for p in sizes if p.startswith("readback_p"))
     scaling = sorted({p for (p, _) in times if p.startswith("scaling_")},
                      key=lambda p: int(p.split("_")[1].rstrip("MiB")))
-    fig, axes = plt.subplots(1, len(protocols) + 1, figsize=(5 * (len(protocols) + 1), 5))
+    vpic = [p for p in VPIC if p in sizes]
+    panels = len(protocols) + 1 + (1 if vpic else 0)
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 5))
     for ax, protocol in zip(axes, protocols):
         methods = sorted(m for (p, m) in times if p == protocol)
         values = [sizes[protocol] / seconds(times, protocol, m)[0] / GIB for m in methods]
@@ -307,7 +343,18 @@ def plot(times, sizes, out):
         ax.barh(methods, values, color=colors)
         ax.set_title(protocol)
         ax.set_xlabel("GiB/s (median)")
-    ax = axes[-1]
+    if vpic:
+        ax = axes[len(protocols) + 1]
+        width = 0.8 / len(VPIC_METHODS)
+        for i, (method, label) in enumerate(VPIC_METHODS):
+            values = [sizes[p] / seconds(times, p, method)[0] / GIB if (p, method) in times else 0 for p in vpic]
+            ax.barh([k + i * width for k in range(len(vpic))], values, height=width, label=label)
+        ax.set_yticks([k + 0.4 - width / 2 for k in range(len(vpic))])
+        ax.set_yticklabels([p.replace("vpic_", "") for p in vpic])
+        ax.set_xlabel("GiB/s (median)")
+        ax.set_title("h5bench VPIC-IO kernel")
+        ax.legend(fontsize="small")
+    ax = axes[len(protocols)]
     for method in ("dah5_ind", "mpiio_ind"):
         xs = [int(p.split("_")[1].rstrip("MiB")) for p in scaling if (p, method) in times]
         ys = [sizes[p] / seconds(times, p, method)[0] / GIB for p in scaling if (p, method) in times]
@@ -337,6 +384,9 @@ def main():
     if subfiled:
         md += ["", "#### Subfiled darrays (a file per rank behind a virtual dataset)", ""] + subfiled
     md += ["", "#### Metadata (median of the undisturbed rounds)", ""] + metadata_table(times)
+    vpic = vpic_table(times, sizes)
+    if vpic:
+        md += ["", "#### h5bench's VPIC-IO kernel (median of the undisturbed rounds)", ""] + vpic
     ranks = ranks_table(times, sizes)
     if ranks:
         md += ["", "#### Growth with the number of ranks", ""] + ranks

@@ -21,7 +21,9 @@
 # (rank counts for the growth table: "1 2 4 8 16"; beyond the cores they are oversubscribed
 # and labelled so), DAH5_BENCH_SERIES_MIB (MiB a rank of its darray writes: 16),
 # DAH5_BENCH_SERIES_COUNT (datasets of its metadata loops: 1000), DAH5_BENCH_READERS (ranks
-# that read the subfiled darray back: 3).
+# that read the subfiled darray back: 3), DAH5_BENCH_VPIC_PARTICLES (h5bench's VPIC-IO kernel:
+# particles a rank, 4194304 as its sample), DAH5_BENCH_VPIC_STEPS (5), DAH5_BENCH_VPIC_ROUNDS
+# (DAH5_BENCH_ROUNDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -42,6 +44,9 @@ rank_series=${DAH5_BENCH_RANK_SERIES:-1 2 4 8 16}
 series_mib=${DAH5_BENCH_SERIES_MIB:-16}
 series_count=${DAH5_BENCH_SERIES_COUNT:-1000}
 readers=${DAH5_BENCH_READERS:-3}
+vpic_particles=${DAH5_BENCH_VPIC_PARTICLES:-4194304}
+vpic_steps=${DAH5_BENCH_VPIC_STEPS:-5}
+vpic_rounds=${DAH5_BENCH_VPIC_ROUNDS:-$rounds}
 
 profile=${DAH5_BENCH_PROFILE:-release}
 bench=$BUILD/bench-$profile/bench
@@ -70,6 +75,7 @@ run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" "$short_rounds"
 # shellcheck disable=SC2086  # word splitting of the size lists is wanted
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
+run "$bench" vpic "$data" "$vpic_particles" "$vpic_steps" "$vpic_rounds" >> "$results"
 for count in $metadata; do
     # A ratio's precision is its rounds': as many rounds for fewer datasets as fill the time
     # of 10,000 datasets' rounds, at most ten times as many (0.03 s a round of 1000 here).
