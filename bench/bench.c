@@ -997,6 +997,38 @@ struct vpic_case {
 
 static struct vpic vpic_g;
 
+/* Element i of variable k on this rank. */
+static float vpic_value(const struct vpic *v, int k, uint64_t i)
+{
+    return (float)(v->n * (uint64_t)rank_g + i) + 0.125f * (float)k;
+}
+
+static void vpic_fill(struct vpic *v)
+{
+    for (int k = 0; k < VPIC_VARS; k++)
+        for (uint64_t i = 0; i < v->n; i++) {
+            if (vpic_is_int(k))
+                ((int32_t *)v->vars[k])[i] = (int32_t)(v->n * (uint64_t)rank_g + i);
+            else
+                ((float *)v->vars[k])[i] = vpic_value(v, k, i);
+        }
+}
+
+/* After a read into zeroed buffers: every value must be the one written. */
+static void vpic_check(const struct vpic *v, const char *method)
+{
+    for (int k = 0; k < VPIC_VARS; k++)
+        for (uint64_t i = 0; i < v->n; i++) {
+            int ok = vpic_is_int(k) ? ((int32_t *)v->vars[k])[i] == (int32_t)(v->n * (uint64_t)rank_g + i)
+                                    : ((float *)v->vars[k])[i] == vpic_value(v, k, i);
+            if (!ok) {
+                fprintf(stderr, "vpic: %s read back a wrong %s[%llu] on rank %d\n", method,
+                        VPIC_NAMES[k], (unsigned long long)i, rank_g);
+                MPI_Abort(MPI_COMM_WORLD, 3);
+            }
+        }
+}
+
 static void vpic_write(void *arg)
 {
     const struct vpic_case *c = arg;
@@ -1018,8 +1050,9 @@ static void vpic_read(void *arg)
 /* bench vpic DIR PARTICLES STEPS ROUNDS: write (independent, collective) and read of the
  * VPIC-IO kernel through dah5 and raw HDF5, in shuffled order each round; each read reads
  * the file its own library wrote in that round (the page cache holds it: h5bench's read
- * kernel run right after its write). Rows vpic_write_ind, vpic_write_coll, vpic_read_ind,
- * vpic_read_coll, methods dah5 and raw_hdf5; bytes: the data of all ranks. */
+ * kernel run right after its write), into zeroed buffers, and every value is checked
+ * (untimed). Rows vpic_write_ind, vpic_write_coll, vpic_read_ind, vpic_read_coll;
+ * methods dah5, dah5_align1, raw_hdf5, raw_hdf5_align1m; bytes: the data of all ranks. */
 static int vpic(int argc, char **argv)
 {
     if (argc < 6)
@@ -1028,17 +1061,9 @@ static int vpic(int argc, char **argv)
     vpic_g.steps = atoi(argv[4]);
     if (vpic_g.steps < 1 || vpic_g.steps > 64)
         return 1;
-    for (int k = 0; k < VPIC_VARS; k++) {
-        float *f = (float *)buffer(vpic_g.n * 4);
-        for (uint64_t i = 0; i < vpic_g.n; i++) {
-            uint64_t global = vpic_g.n * (uint64_t)rank_g + i;
-            if (vpic_is_int(k))
-                ((int32_t *)f)[i] = (int32_t)global;
-            else
-                f[i] = (float)global + 0.125f * (float)k;
-        }
-        vpic_g.vars[k] = f;
-    }
+    for (int k = 0; k < VPIC_VARS; k++)
+        vpic_g.vars[k] = buffer(vpic_g.n * 4);
+    vpic_fill(&vpic_g);
     /* dah5 with its defaults and with alignment 1 (none); raw HDF5 as h5bench, without
      * alignment (its default) and with ALIGN=YES at 1 MiB. */
     static const struct vpic_case cases[] = {
@@ -1064,7 +1089,11 @@ static int vpic(int argc, char **argv)
             }
             row(protocol, cases[c].method, round, time_op(vpic_write, (void *)&cases[c]), bytes);
             snprintf(protocol, sizeof protocol, "vpic_read_%s", cases[c].mode);
+            for (int k = 0; k < VPIC_VARS; k++)
+                memset(vpic_g.vars[k], 0, vpic_g.n * 4);
             row(protocol, cases[c].method, round, time_op(vpic_read, (void *)&cases[c]), bytes);
+            vpic_check(&vpic_g, cases[c].method);
+            vpic_fill(&vpic_g);
         }
     }
     unlink(path("vpic_raw.h5"));
