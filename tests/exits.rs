@@ -26,20 +26,24 @@ fn assert_as_of_flush(dir: &Path, file: &str) {
 }
 
 /// Run the job and check that it ended in bounded time, never went on, and that each
-/// leaving rank said which file it left open.
-fn assert_ended(job: &Job, started: Instant, leaving_ranks: usize, what: &str) {
+/// leaving rank said which file it left open: `leaving_ranks` lines, or from 1 to that many
+/// when all leave at once (`all_leave`: the launcher may kill a rank that is still in its
+/// exit handler once another has gone, as MPICH's Hydra does: MPI ending the job).
+fn assert_ended(job: &Job, started: Instant, leaving_ranks: usize, all_leave: bool, what: &str) {
     let took = started.elapsed().as_secs_f64();
     let report = format!("{what}, {took:.1} s\n{}\n{}", job.stdout, job.stderr);
     // Without dah5 the same job ends in about 1.5 s; a hang is the 120 s timeout.
     assert!(took < 30.0, "{report}");
     assert!(!job.stderr.contains("not reached"), "{report}");
-    assert_eq!(
-        job.stderr
-            .matches("exits without MPI_Finalize with \"exit.h5\" open")
-            .count(),
-        leaving_ranks,
-        "{report}"
-    );
+    let said = job
+        .stderr
+        .matches("exits without MPI_Finalize with \"exit.h5\" open")
+        .count();
+    if all_leave {
+        assert!((1..=leaving_ranks).contains(&said), "{report}");
+    } else {
+        assert_eq!(said, leaving_ranks, "{report}");
+    }
     assert!(
         job.stderr
             .contains("the data is as of the last dah5_file_flush"),
@@ -65,7 +69,14 @@ fn a_rank_that_exits_with_a_file_open_ends_the_job_and_leaves_the_file_as_of_its
         } else {
             1
         };
-        assert_ended(&job, started, leaving, &format!("{mode} {wait} {ranks}"));
+        let all_leave = mode == "all-exit";
+        assert_ended(
+            &job,
+            started,
+            leaving,
+            all_leave,
+            &format!("{mode} {wait} {ranks}"),
+        );
         assert_as_of_flush(&dir, "exit.h5");
     }
 }
@@ -77,7 +88,13 @@ fn fortran_error_stop_with_a_file_open_ends_the_job() {
         let dir = scratch(&format!("error_stop_{ranks}"));
         let started = Instant::now();
         let job = mpiexec(ranks, &exe, &["exit.h5"], &[], &dir);
-        assert_ended(&job, started, 1, &format!("error stop, {ranks} ranks"));
+        assert_ended(
+            &job,
+            started,
+            1,
+            false,
+            &format!("error stop, {ranks} ranks"),
+        );
         assert!(job.stderr.contains("a solver failed"), "{}", job.stderr);
         assert_as_of_flush(&dir, "exit.h5");
     }
@@ -90,7 +107,7 @@ fn a_file_never_flushed_is_left_a_valid_empty_file_by_a_rank_that_exits() {
         let dir = scratch(&format!("exit_open_early_{wait}_{ranks}"));
         let started = Instant::now();
         let job = mpiexec(ranks, &exe, &["exit.h5", "early", wait], &[], &dir);
-        assert_ended(&job, started, 1, &format!("early {wait} {ranks}"));
+        assert_ended(&job, started, 1, false, &format!("early {wait} {ranks}"));
         // HDF5 writes a new file's superblock at its first flush: dah5 flushes at create.
         let out = python_inline(
             "import h5py\n\
