@@ -997,10 +997,13 @@ struct vpic_case {
 
 static struct vpic vpic_g;
 
-/* Element i of variable k on this rank. */
+/* Element i of this rank's block (the id variable holds it as is, the others as floats
+ * shifted by the variable's number). */
+static uint64_t vpic_global(const struct vpic *v, uint64_t i) { return v->n * (uint64_t)rank_g + i; }
+
 static float vpic_value(const struct vpic *v, int k, uint64_t i)
 {
-    return (float)(v->n * (uint64_t)rank_g + i) + 0.125f * (float)k;
+    return (float)vpic_global(v, i) + 0.125f * (float)k;
 }
 
 static void vpic_fill(struct vpic *v)
@@ -1008,7 +1011,7 @@ static void vpic_fill(struct vpic *v)
     for (int k = 0; k < VPIC_VARS; k++)
         for (uint64_t i = 0; i < v->n; i++) {
             if (vpic_is_int(k))
-                ((int32_t *)v->vars[k])[i] = (int32_t)(v->n * (uint64_t)rank_g + i);
+                ((int32_t *)v->vars[k])[i] = (int32_t)vpic_global(v, i);
             else
                 ((float *)v->vars[k])[i] = vpic_value(v, k, i);
         }
@@ -1019,7 +1022,7 @@ static void vpic_check(const struct vpic *v, const char *method)
 {
     for (int k = 0; k < VPIC_VARS; k++)
         for (uint64_t i = 0; i < v->n; i++) {
-            int ok = vpic_is_int(k) ? ((int32_t *)v->vars[k])[i] == (int32_t)(v->n * (uint64_t)rank_g + i)
+            int ok = vpic_is_int(k) ? ((int32_t *)v->vars[k])[i] == (int32_t)vpic_global(v, i)
                                     : ((float *)v->vars[k])[i] == vpic_value(v, k, i);
             if (!ok) {
                 fprintf(stderr, "vpic: %s read back a wrong %s[%llu] on rank %d\n", method,
