@@ -22,6 +22,11 @@
 #include <stdint.h>
 
 /**
+ * Everywhere the file system names no unit of its own.
+ */
+#define USUAL (1 << 20)
+
+/**
  * Major version of dah5 (the ABI changes incompatibly only with it).
  */
 #define DAH5_VERSION_MAJOR 0
@@ -350,6 +355,11 @@
 #define DAH5_ERR_IN_USE -23
 
 /**
+ * The alignment of the files one process writes alone (direct mode, subfiles).
+ */
+#define SERIAL_ALIGNMENT (1 << 20)
+
+/**
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
  */
 typedef struct dah5_dataset dah5_dataset;
@@ -426,7 +436,9 @@ typedef struct dah5_file_options {
    */
   uint64_t alignment_threshold;
   /**
-   * Their file address is a multiple of this; default 1 MiB. Must be at least 1.
+   * Their file address is a multiple of this. 0 (the default): dah5 chooses it when the
+   * file is created or opened, from the file system that holds it: the stripe size on
+   * Lustre, the block size on GPFS, 1 MiB elsewhere.
    */
   uint64_t alignment;
   /**
@@ -1160,7 +1172,7 @@ const char *dah5_last_error_message(void);
 
 /**
  * Fill `options_out` with the defaults of `version` of `dah5_file_options` (1 MiB
- * alignment threshold and alignment, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
+ * alignment threshold, the alignment chosen from the file system, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
  * the fields of that version are written, so a program built against an older dah5.h
  * keeps working with a newer library.
  *
@@ -1172,7 +1184,8 @@ const char *dah5_last_error_message(void);
  * # Safety
  * `options_out` is NULL or points to a writable `dah5_file_options` of `version`.
  */
-int32_t dah5_file_options_init(struct dah5_file_options *options_out, uint32_t version);
+int32_t dah5_file_options_init(struct dah5_file_options *options_out,
+                               uint32_t version);
 
 /**
  * Fill `options_out` with the defaults of `version` of `dah5_dataset_options` (no fill,

@@ -28,6 +28,19 @@ pub fn os_path(name: &str) -> &str {
     romio_prefix(name).map_or(name, |prefix| &name[prefix.len()..])
 }
 
+/// The file `name` (as given to dah5) when it exists, else the directory it would be made
+/// in: the place to ask about the file system that holds, or will hold, the file.
+pub fn file_or_directory(name: &str) -> &std::path::Path {
+    let path = std::path::Path::new(os_path(name));
+    if path.exists() {
+        return path;
+    }
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
-//! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space,
-//! reserving blocks, byte-range locks, the exit hook, and the environment's settings. The
-//! only module outside `h5` and `mpi` with unsafe code; each call is a thin wrapper.
+//! The operating-system calls dah5 makes itself (not through HDF5 or MPI): free space, the
+//! file system's type and units, reserving blocks, byte-range locks, the exit hook, and the
+//! environment's settings. The only module outside `h5` and `mpi` with unsafe code; each
+//! call is a thin wrapper.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -93,10 +94,14 @@ fn clock(id: libc::clockid_t) -> Duration {
     Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+}
+
 /// Bytes an unprivileged writer can still use on the file system holding `dir` (statvfs).
 pub fn free_bytes(dir: &Path) -> io::Result<u64> {
-    let c_dir = CString::new(dir.as_os_str().as_encoded_bytes())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let c_dir = c_path(dir)?;
     // SAFETY: statvfs is plain data, filled by the call below.
     let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: a NUL-terminated path and a pointer to a live statvfs.
@@ -104,6 +109,40 @@ pub fn free_bytes(dir: &Path) -> io::Result<u64> {
         return Err(io::Error::last_os_error());
     }
     Ok(stats.f_bavail.saturating_mul(stats.f_frsize))
+}
+
+/// The type of the file system holding `path` (statfs's `f_type`: a magic number such as
+/// Lustre's 0x0BD00BD0) and the size of I/O it prefers for `path` (stat's `st_blksize`).
+pub fn file_system(path: &Path) -> io::Result<(u64, u64)> {
+    let c_path = c_path(path)?;
+    // SAFETY: statfs is plain data, filled by the call below.
+    let mut stats: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a pointer to a live statfs.
+    if unsafe { libc::statfs(c_path.as_ptr(), &mut stats) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let preferred = std::os::unix::fs::MetadataExt::blksize(&std::fs::metadata(path)?);
+    Ok((stats.f_type as u64, preferred))
+}
+
+/// The value of the extended attribute `name` of `path` (getxattr), if it has one of at
+/// most 64 KiB (the most Linux stores).
+pub fn extended_attribute(path: &Path, name: &str) -> Option<Vec<u8>> {
+    let c_path = c_path(path).ok()?;
+    let c_name = CString::new(name).ok()?;
+    let mut value = vec![0u8; 64 << 10];
+    // SAFETY: NUL-terminated path and name, and a live buffer of the length passed.
+    let len = unsafe {
+        libc::getxattr(
+            c_path.as_ptr(),
+            c_name.as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    let len = usize::try_from(len).ok()?;
+    value.truncate(len);
+    Some(value)
 }
 
 /// Allocate the file system blocks of `len` bytes at `offset` of `file` (fallocate, mode

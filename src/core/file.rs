@@ -3,6 +3,7 @@
 use std::cell::{RefCell, RefMut};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
+use crate::core::alignment;
 use crate::core::block_table::RowWriter;
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
@@ -99,9 +100,6 @@ impl FileRequest {
                 self.path
             )));
         }
-        if self.options.tuning.alignment == 0 {
-            return Err(Error::invalid("alignment = 0: it must be at least 1"));
-        }
         Ok(self)
     }
 
@@ -153,6 +151,9 @@ pub struct FileCall<const CREATE: bool> {
     /// Rank 0's writer lock on the file as it is (`core::writer_lock`), taken by the check
     /// of a call that writes it, or who holds it.
     lock: std::result::Result<Option<WriterLock>, Holder>,
+    /// The alignment rank 0 chose from the file system (`core::alignment`) where the options
+    /// leave it to dah5; 0 on the other ranks, or when the options set one.
+    alignment: u64,
 }
 
 pub type CreateFile = FileCall<true>;
@@ -163,6 +164,7 @@ impl<const CREATE: bool> FileCall<CREATE> {
         FileCall {
             request,
             lock: Ok(None),
+            alignment: 0,
         }
     }
 }
@@ -173,8 +175,8 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
     } else {
         "dah5_file_open"
     };
-    // Rank 0's lock taken or not travels as the maximum, so that every rank can say who
-    // has the file (see `local_max`).
+    // Rank 0's lock taken or not, and the alignment it chose, travel as the maximum, so
+    // that every rank can say who has the file and uses that alignment (see `local_max`).
     const NEEDS_MAX: bool = true;
     type Target = Arc<Comm>;
     type Output = File;
@@ -185,28 +187,45 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
             request.access,
             Access::Create { truncate: true } | Access::Open { writable: true }
         );
-        let lock = if replaces && comm.rank() == 0 && request.writer_locking() {
+        let first = comm.rank() == 0;
+        let lock = if replaces && first && request.writer_locking() {
             writer_lock::lock_existing(&request.path)
         } else {
             Ok(None)
         };
-        Ok(FileCall { request, lock })
+        let alignment = if first && request.options.tuning.alignment == 0 {
+            alignment::for_file(&request.path)
+        } else {
+            0
+        };
+        Ok(FileCall {
+            request,
+            lock,
+            alignment,
+        })
     }
 
     fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
         self.request.args(Self::NAME)
     }
 
-    /// Who holds the file, if another writer does (`Holder` as a number), else 0.
+    /// Who holds the file, if another writer does (`Holder` as a number, 1 or 2), else 0;
+    /// and the alignment chosen, in the bits above.
     fn local_max(&self, _comm: &Arc<Comm>) -> u64 {
-        self.lock
+        let holder = self
+            .lock
             .as_ref()
-            .map_or_else(|&holder| holder as u64, |_| 0)
+            .map_or_else(|&holder| holder as u64, |_| 0);
+        self.alignment << 2 | holder
     }
 
-    fn act(self, comm: &mut Arc<Comm>, holder: u64) -> Result<File> {
+    fn act(mut self, comm: &mut Arc<Comm>, rank_0_says: u64) -> Result<File> {
+        let (holder, alignment) = (rank_0_says & 3, rank_0_says >> 2);
         if holder != 0 {
             return Err(Holder::from_number(holder).error(&self.request.path));
+        }
+        if alignment != 0 {
+            self.request.options.tuning.alignment = alignment;
         }
         File::open_agreed(comm, self.request, self.lock.ok().flatten())
     }

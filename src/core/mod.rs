@@ -3,6 +3,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod alignment;
 pub mod attr;
 pub mod block;
 pub mod block_table;

@@ -4,7 +4,6 @@
 //! checks for room before it creates a large dataset, and names a full disk when a write
 //! fails.
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -34,16 +33,7 @@ const RESERVE_AHEAD: u64 = 256 << 10;
 /// Bytes an unprivileged writer can still use on the file system holding `path` (its
 /// directory, when the file does not exist yet).
 pub fn free_bytes(path: &str) -> Option<u64> {
-    let path = Path::new(file_name::os_path(path));
-    let dir = if path.exists() {
-        path
-    } else {
-        match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        }
-    };
-    os::free_bytes(dir).ok()
+    os::free_bytes(file_name::file_or_directory(path)).ok()
 }
 
 /// Refuse `what` (of `bytes` of data) unless `free` leaves room for the metadata HDF5

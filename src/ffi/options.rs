@@ -40,7 +40,9 @@ pub struct dah5_file_options {
     pub flags: u32,
     /// Objects of at least this many bytes are aligned (`H5Pset_alignment`); default 1 MiB.
     pub alignment_threshold: u64,
-    /// Their file address is a multiple of this; default 1 MiB. Must be at least 1.
+    /// Their file address is a multiple of this. 0 (the default): dah5 chooses it when the
+    /// file is created or opened, from the file system that holds it: the stripe size on
+    /// Lustre, the block size on GPFS, 1 MiB elsewhere.
     pub alignment: u64,
     /// `H5Pset_meta_block_size`: small metadata is packed into blocks this big; 0 keeps
     /// HDF5's default (2 KiB).
@@ -199,7 +201,7 @@ unsafe fn init<T: Versioned>(out: *mut T, version: u32) -> Result<()> {
 }
 
 /// Fill `options_out` with the defaults of `version` of `dah5_file_options` (1 MiB
-/// alignment threshold and alignment, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
+/// alignment threshold, the alignment chosen from the file system, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
 /// the fields of that version are written, so a program built against an older dah5.h
 /// keeps working with a newer library.
 ///

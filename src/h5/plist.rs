@@ -25,15 +25,18 @@ use crate::error::Result;
 use crate::h5::id::Id;
 use crate::mpi::info::Info;
 
-/// Objects of at least this many bytes start at a multiple of `DEFAULT_ALIGNMENT`: the
-/// dataset's raw data then starts on a file-system block boundary.
+/// Objects of at least this many bytes are aligned: a dataset's raw data then starts on a
+/// file-system block boundary.
 pub const DEFAULT_ALIGNMENT_THRESHOLD: u64 = 1 << 20;
-pub const DEFAULT_ALIGNMENT: u64 = 1 << 20;
+/// The alignment of the files one process writes alone (direct mode, subfiles).
+pub const SERIAL_ALIGNMENT: u64 = 1 << 20;
 
 /// HDF5 file-access tuning (0 means HDF5's default where it says so).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tuning {
     pub alignment_threshold: u64,
+    /// 0 (the default): chosen from the file system when the file is created or opened
+    /// (`core::alignment`), before any property list is made with it.
     pub alignment: u64,
     /// `H5Pset_meta_block_size`: small metadata objects are packed into blocks this big.
     pub meta_block_size: u64,
@@ -57,7 +60,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             alignment_threshold: DEFAULT_ALIGNMENT_THRESHOLD,
-            alignment: DEFAULT_ALIGNMENT,
+            alignment: 0,
             meta_block_size: 0,
             metadata_cache_bytes: 0,
             file_locking: true,
@@ -165,14 +168,14 @@ fn set_file_locking(fapl: hid_t, locking: bool) -> Result<()> {
     Ok(())
 }
 
-/// File access for one process without MPI (HDF5's default sec2 driver), with the same
-/// alignment as the parallel files, so the data lands where the MPI path would put it.
-/// `locking`: HDF5 flocks the file while it has it open (its default).
+/// File access for one process without MPI (HDF5's default sec2 driver), with the
+/// alignment a parallel file has on a local disk. `locking`: HDF5 flocks the file while it
+/// has it open (its default).
 pub fn serial_file_access(locking: bool) -> Result<Id> {
     let fapl = create(H5P_CLS_FILE_ACCESS)?;
     let p = fapl.raw();
     // SAFETY: `p` is a file access list.
-    h5call!(unsafe { H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, DEFAULT_ALIGNMENT) })?;
+    h5call!(unsafe { H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, SERIAL_ALIGNMENT) })?;
     set_file_locking(p, locking)?;
     Ok(fapl)
 }

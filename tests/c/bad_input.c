@@ -98,9 +98,6 @@ int main(int argc, char **argv)
     fo.version = 99;
     expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "version = 99", "options version");
     ok(dah5_file_options_default(&fo), "file options default");
-    fo.alignment = 0;
-    expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "alignment = 0", "alignment 0");
-    ok(dah5_file_options_default(&fo), "file options default");
     fo.flags = 0x8000; /* no file option flag has this bit */
     expect_all(dah5_file_create_with(WORLD, path, 0, &fo, &file), DAH5_ERR_INVALID_ARGUMENT, "options->flags", "file option flag");
     /* HDF5's file locking off (H5Pset_file_locking) through the file options. */

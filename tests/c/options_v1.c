@@ -59,7 +59,8 @@ int main(int argc, char **argv)
     struct guarded_file fo;
     memset(&fo, 0xab, sizeof fo);
     check(dah5_file_options_init((dah5_file_options *)&fo.options, 1), "file options init v1");
-    if (fo.options.version != 1 || fo.options.alignment != 1 << 20 || !untouched(fo.after, sizeof fo.after)) {
+    /* alignment 0: the library chooses it from the file system (see "auto.h5" below). */
+    if (fo.options.version != 1 || fo.options.alignment != 0 || !untouched(fo.after, sizeof fo.after)) {
         fprintf(stderr, "rank %d: file options init v1 wrote %u, %llu, or past the struct\n", rank,
                 fo.options.version, (unsigned long long)fo.options.alignment);
         failures++;
@@ -107,6 +108,16 @@ int main(int argc, char **argv)
     }
     check(dah5_dataset_close(&ds), "close dataset");
     check(dah5_file_close(&file), "close file");
+
+    /* The alignment left to the library, every object aligned (threshold 1). */
+    check(dah5_file_options_init((dah5_file_options *)&fo.options, 1), "file options init v1");
+    fo.options.alignment_threshold = 1;
+    check(dah5_file_create_with(dah5_comm_handle(MPI_COMM_WORLD), "auto.h5", DAH5_TRUNC,
+                                (const dah5_file_options *)&fo.options, &file),
+          "create with the alignment left to the library");
+    check(dah5_dataset_create(file, "auto", DAH5_FLOAT64, 1, dims, NULL, &ds), "create auto");
+    check(dah5_dataset_close(&ds), "close auto");
+    check(dah5_file_close(&file), "close auto.h5");
     if (failures == 0)
         printf("rank %d: v1 options OK\n", rank);
     MPI_Finalize();

@@ -91,7 +91,7 @@ end
 
 const FileOptions = dah5_file_options
 
-"""`FileOptions` with the library's defaults (1 MiB alignment)."""
+"""`FileOptions` with the library's defaults (objects of 1 MiB or more aligned to the file system's unit)."""
 function FileOptions()
     options = Ref{dah5_file_options}()
     check(dah5_file_options_init(options, DAH5_FILE_OPTIONS_VERSION))
