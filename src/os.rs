@@ -111,6 +111,13 @@ pub fn free_bytes(dir: &Path) -> io::Result<u64> {
     Ok(stats.f_bavail.saturating_mul(stats.f_frsize))
 }
 
+/// The number of CPUs online in this machine (whatever this process's affinity allows).
+pub fn online_cpus() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let online = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(online).unwrap_or(1).max(1)
+}
+
 /// The type of the file system holding `path` (statfs's `f_type`: a magic number such as
 /// Lustre's 0x0BD00BD0) and the size of I/O it prefers for `path` (stat's `st_blksize`).
 pub fn file_system(path: &Path) -> io::Result<(u64, u64)> {

@@ -339,7 +339,10 @@ fn fold(a: Words, b: Words) -> Words {
 }
 
 /// How long a rank waiting on the board polls before it also yields its CPU at every look
-/// (with more ranks than cores, the rank it waits for may need that CPU).
+/// (the rank it waits for may need that CPU). Yielding at once is much slower where another
+/// program keeps the core busy: the yield gives that program the CPU for a whole time slice
+/// (docs/benchmarks.md, "A busy core"), unless the node has fewer CPUs than ranks
+/// (`Board::crowded`).
 const SPIN_BEFORE_YIELDING: Duration = Duration::from_micros(20);
 
 /// Every rank's words of agreement `number` from the board, folded, waiting for each rank
@@ -375,7 +378,7 @@ fn wait_on_board(board: &Board, from: i32, number: u64, patience: &mut Patience)
             std::hint::spin_loop();
             continue;
         }
-        if patience.waited() > SPIN_BEFORE_YIELDING {
+        if board.crowded || patience.waited() > SPIN_BEFORE_YIELDING {
             std::thread::yield_now();
         }
         patience.check()?;

@@ -60,6 +60,9 @@ pub struct Posted {
 pub struct Board {
     base: NonNull<Slot>,
     len: usize,
+    /// The node has fewer CPUs than the board has ranks: a rank waiting for another gives
+    /// its CPU up at once, as the other may need it to arrive.
+    pub crowded: bool,
 }
 
 // SAFETY: the mapping is shared memory that any thread may touch; all access goes through
@@ -101,7 +104,10 @@ impl Board {
             // SAFETY: a valid NUL-terminated name.
             unsafe { libc::shm_unlink(name.as_ptr()) };
         }
-        Ok(board.filter(|_| everywhere).map(|base| Board { base, len }))
+        let crowded = comm.size() as usize > crate::os::online_cpus();
+        Ok(board
+            .filter(|_| everywhere)
+            .map(|base| Board { base, len, crowded }))
     }
 
     fn slot(&self, rank: i32, number: u64) -> &Slot {
