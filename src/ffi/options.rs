@@ -201,9 +201,9 @@ unsafe fn init<T: Versioned>(out: *mut T, version: u32) -> Result<()> {
 }
 
 /// Fill `options_out` with the defaults of `version` of `dah5_file_options` (1 MiB
-/// alignment threshold, the alignment chosen from the file system, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
-/// the fields of that version are written, so a program built against an older dah5.h
-/// keeps working with a newer library.
+/// alignment threshold, the alignment chosen from the file system, no hints): pass
+/// `DAH5_FILE_OPTIONS_VERSION`. Only the fields of that version are written, so a program
+/// built against an older dah5.h keeps working with a newer library.
 ///
 /// Local.
 ///
