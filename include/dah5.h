@@ -1172,9 +1172,9 @@ const char *dah5_last_error_message(void);
 
 /**
  * Fill `options_out` with the defaults of `version` of `dah5_file_options` (1 MiB
- * alignment threshold, the alignment chosen from the file system, no hints): pass `DAH5_FILE_OPTIONS_VERSION`. Only
- * the fields of that version are written, so a program built against an older dah5.h
- * keeps working with a newer library.
+ * alignment threshold, the alignment chosen from the file system, no hints): pass
+ * `DAH5_FILE_OPTIONS_VERSION`. Only the fields of that version are written, so a program
+ * built against an older dah5.h keeps working with a newer library.
  *
  * Local.
  *
@@ -1184,8 +1184,7 @@ const char *dah5_last_error_message(void);
  * # Safety
  * `options_out` is NULL or points to a writable `dah5_file_options` of `version`.
  */
-int32_t dah5_file_options_init(struct dah5_file_options *options_out,
-                               uint32_t version);
+int32_t dah5_file_options_init(struct dah5_file_options *options_out, uint32_t version);
 
 /**
  * Fill `options_out` with the defaults of `version` of `dah5_dataset_options` (no fill,
