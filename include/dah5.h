@@ -22,11 +22,6 @@
 #include <stdint.h>
 
 /**
- * Everywhere the file system names no unit of its own.
- */
-#define USUAL (1 << 20)
-
-/**
  * Major version of dah5 (the ABI changes incompatibly only with it).
  */
 #define DAH5_VERSION_MAJOR 0
@@ -353,11 +348,6 @@
  * first) or in another job (wait for it to end, or use another file).
  */
 #define DAH5_ERR_IN_USE -23
-
-/**
- * The alignment of the files one process writes alone (direct mode, subfiles).
- */
-#define SERIAL_ALIGNMENT (1 << 20)
 
 /**
  * An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.

@@ -1,6 +1,6 @@
 //! The committed header is exactly what cbindgen generates, and it compiles alone as
 //! strict C99 and as C++. `DAH5_UPDATE_HEADER=1 cargo test --test header` (what
-//! `make header` runs) rewrites it.
+//! `make header` runs) rewrites it. Every name it declares is dah5's.
 
 mod common;
 
@@ -29,6 +29,56 @@ fn committed_header_equals_generated() {
         committed == generated,
         "include/dah5.h differs from what cbindgen generates from src/ffi; run `make header` \
          and commit the result"
+    );
+}
+
+/// The names a line of the header declares: a macro, a typedef'd or tagged type, or a
+/// function (the word before the first `(` of a line that starts a declaration).
+fn declared_names(header: &str) -> Vec<String> {
+    let word = |s: &str| -> String {
+        s.chars()
+            .rev()
+            .skip_while(|c| !(c.is_alphanumeric() || *c == '_'))
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect()
+    };
+    let mut names = Vec::new();
+    for line in header.lines() {
+        if let Some(rest) = line.strip_prefix("#define ") {
+            names.push(
+                rest.split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        } else if line.starts_with("typedef ") || line.starts_with("struct ") {
+            names.push(word(line.trim_end_matches(['{', ';', ' '])));
+        } else if line.starts_with(|c: char| c.is_ascii_alphabetic()) && line.contains('(') {
+            names.push(word(&line[..line.find('(').unwrap()]));
+        }
+    }
+    names
+}
+
+#[test]
+fn header_declares_only_dah5_names() {
+    let header = generate();
+    let names = declared_names(&header);
+    assert!(
+        names.iter().any(|n| n == "dah5_write_block"),
+        "parsed {names:?}"
+    );
+    let foreign: Vec<_> = names
+        .iter()
+        .filter(|n| !(n.starts_with("dah5_") || n.starts_with("DAH5_")))
+        .collect();
+    assert!(
+        foreign.is_empty(),
+        "the header would declare {foreign:?}: items outside src/ffi must be pub(crate) (or \
+         listed under [export] exclude in cbindgen.toml) so the C API holds only dah5 names"
     );
 }
 

@@ -18,7 +18,7 @@ use crate::os;
 
 /// Everywhere the file system names no unit of its own: what the files one process writes
 /// alone get too.
-pub const USUAL: u64 = crate::h5::plist::SERIAL_ALIGNMENT;
+pub(crate) const USUAL: u64 = crate::h5::plist::SERIAL_ALIGNMENT;
 
 /// statfs's `f_type` of Lustre (`LL_SUPER_MAGIC`) and of GPFS (`GPFS_SUPER_MAGIC`).
 const LUSTRE: u64 = 0x0BD0_0BD0;

@@ -14,7 +14,7 @@ use crate::mpi::agree::{agree, decode_failure, failure_word};
 
 /// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
 /// exercise splitting with small data).
-pub const MAX_PIECE_ENV: &str = "DAH5_MAX_PIECE_BYTES";
+pub(crate) const MAX_PIECE_ENV: &str = "DAH5_MAX_PIECE_BYTES";
 
 /// The caller's memory: read from by a write, written to by a read.
 pub enum Buffer<'a> {

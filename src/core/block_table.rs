@@ -37,10 +37,10 @@ use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
 
-pub const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 /// The group that holds every darray's table dataset.
-pub const TABLES_GROUP: &str = "/dah5_blocks";
+pub(crate) const TABLES_GROUP: &str = "/dah5_blocks";
 
 /// Where the table of the darray `name` (a path from the root) is kept.
 pub fn table_path(name: &str) -> String {

@@ -17,7 +17,7 @@ use crate::h5::id::Id;
 
 /// The NAME netCDF-4 gives a scale that is only a dimension (it then pads the length to
 /// ten columns after it, which readers ignore; see netCDF-C's `DIM_WITHOUT_VARIABLE`).
-pub const NOT_A_VARIABLE: &str = "This is a netCDF dimension but not a netCDF variable.";
+pub(crate) const NOT_A_VARIABLE: &str = "This is a netCDF dimension but not a netCDF variable.";
 
 /// `dah5_dataset_set_dim_names`: one name per dimension, in the file handle's order.
 pub struct SetDimNames {

@@ -7,7 +7,7 @@
 use crate::error::{Error, ErrorKind, Result};
 
 /// The environment variable.
-pub const ENV: &str = "DAH5_TEST_FAULT";
+pub(crate) const ENV: &str = "DAH5_TEST_FAULT";
 
 /// Fail if the tests asked for step `step` to fail on `rank`.
 pub fn check(step: &str, rank: i32) -> Result<()> {

@@ -65,7 +65,7 @@ pub struct FileOptions {
 /// Environment variable: `off` (a switch, `os::switch`) turns the agreement of collective
 /// calls off for every file the process opens (as the file option `DAH5_NO_CHECKS`), for
 /// production runs of code that ran with checks on before.
-pub const CHECKS_ENV: &str = "DAH5_CHECKS";
+pub(crate) const CHECKS_ENV: &str = "DAH5_CHECKS";
 
 /// Whether the environment leaves the checks on.
 pub fn checks_from_env() -> bool {

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 pub use crate::h5::plist::Layout;
 
 /// A maximum extent without bound (`H5S_UNLIMITED`).
-pub const UNLIMITED: u64 = u64::MAX;
+pub(crate) const UNLIMITED: u64 = u64::MAX;
 
 /// HDF5 refuses chunks of 4 GiB or more.
 const MAX_CHUNK_BYTES: u64 = (4 << 30) - 1;

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind, Result};
 
 /// HDF5 allows at most 32 dimensions (`H5S_MAX_RANK`).
-pub const MAX_NDIMS: usize = 32;
+pub(crate) const MAX_NDIMS: usize = 32;
 
 /// The order of every dims/offset/count array passed on a file handle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! needed: a piece is a pointer offset plus a hyperslab.
 
 /// Default largest piece: 1 GiB, well under the 2 GiB - 1 that MPI's `int` count allows.
-pub const DEFAULT_MAX_PIECE_BYTES: u64 = 1 << 30;
+pub(crate) const DEFAULT_MAX_PIECE_BYTES: u64 = 1 << 30;
 
 /// One contiguous run of the caller's buffer and the hyperslab of the block it lands in.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -45,10 +45,10 @@ use crate::h5::id::{Id, hid_t};
 
 /// The darray's attribute naming its subfiles: block i is `<value>.<i>.h5`, relative to
 /// the main file's directory.
-pub const PREFIX_ATTR: &str = "dah5_subfiles";
+pub(crate) const PREFIX_ATTR: &str = "dah5_subfiles";
 
 /// The id of the write that made a darray's subfiles, on the darray and on each block.
-pub const ID_ATTR: &str = "dah5_subfiles_id";
+pub(crate) const ID_ATTR: &str = "dah5_subfiles_id";
 
 /// The dataset holding the block in each subfile.
 const SOURCE: &str = "block";

@@ -68,7 +68,7 @@ pub fn take(what: &str) -> Error {
 
 /// Environment variable: a switch (`1`, `on`; see `os::switch`) to have HDF5's error stack
 /// in every message.
-pub const STACK_ENV: &str = "DAH5_ERROR_STACK";
+pub(crate) const STACK_ENV: &str = "DAH5_ERROR_STACK";
 
 /// Whether the stack goes into every message: the switch is on, or set to a value it does
 /// not take (which the next file create or open refuses; meanwhile more is said, not less).

@@ -49,7 +49,7 @@ pub mod scale;
 pub mod space;
 pub mod types;
 
-pub use error_stack::STACK_ENV;
+pub(crate) use error_stack::STACK_ENV;
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -27,9 +27,9 @@ use crate::mpi::info::Info;
 
 /// Objects of at least this many bytes are aligned: a dataset's raw data then starts on a
 /// file-system block boundary.
-pub const DEFAULT_ALIGNMENT_THRESHOLD: u64 = 1 << 20;
+pub(crate) const DEFAULT_ALIGNMENT_THRESHOLD: u64 = 1 << 20;
 /// The alignment of the files one process writes alone (direct mode, subfiles).
-pub const SERIAL_ALIGNMENT: u64 = 1 << 20;
+pub(crate) const SERIAL_ALIGNMENT: u64 = 1 << 20;
 
 /// HDF5 file-access tuning (0 means HDF5's default where it says so).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -345,7 +345,7 @@ pub fn independent_dataset_access() -> Result<Id> {
 }
 
 /// `H5P_DEFAULT`: HDF5's default list of any class.
-pub const DEFAULT: hid_t = hdf5_sys::h5p::H5P_DEFAULT;
+pub(crate) const DEFAULT: hid_t = hdf5_sys::h5p::H5P_DEFAULT;
 
 /// Link creation: make the intermediate groups of a name like "results/step1/u".
 pub fn link_create() -> Result<Id> {

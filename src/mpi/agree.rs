@@ -210,7 +210,7 @@ fn mismatch_with_one_gone_on(comm: &Comm, operation: &str, reduced: &Reduced) ->
 
 /// Environment variable: seconds a collective call waits for the other ranks (default 60);
 /// 0 turns the timeout off.
-pub const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
+pub(crate) const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
 const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
 /// How often a waiting rank looks for another rank's note that it gave up.
 const NOTE_LOOK_INTERVAL: Duration = Duration::from_micros(200);

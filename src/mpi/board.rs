@@ -30,7 +30,7 @@ use crate::mpi::comm::Comm;
 
 /// Environment variable: `off` makes the agreements go through MPI messages also when all
 /// ranks share a node (read at each file's open; off on one rank is off on all).
-pub const SHARED_MEMORY_ENV: &str = "DAH5_SHARED_MEMORY";
+pub(crate) const SHARED_MEMORY_ENV: &str = "DAH5_SHARED_MEMORY";
 
 /// Bytes of text a slot holds (longer texts are cut).
 const TEXT_BYTES: usize = 184;

@@ -31,7 +31,7 @@ pub fn parse_hints(text: &str) -> Result<Hints> {
 
 /// The variable with which HDF5 (since 1.13.2) lets a user overrule MPI-IO's
 /// `romio_visibility_immediate`: `TRUE`/`1` or `FALSE`/`0`. dah5 reads it as HDF5 2.2 does.
-pub const FILE_SYNC_ENV: &str = "HDF5_DO_MPI_FILE_SYNC";
+pub(crate) const FILE_SYNC_ENV: &str = "HDF5_DO_MPI_FILE_SYNC";
 
 /// What `HDF5_DO_MPI_FILE_SYNC` says: sync (`Some(true)`), do not (`Some(false)`), or
 /// nothing (`None`: the MPI's hint decides). A value [`file_sync_setting`] refuses says
