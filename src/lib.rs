@@ -13,8 +13,9 @@
 //! | [`error`], [`dtype`] | vocabulary every layer shares                           | no     |
 //!
 //! Check them with `grep -rn 'crate::\(core\|ffi\)' src/h5 src/mpi src/os.rs src/in_place.rs` (prints
-//! nothing) and `grep -rn 'crate::ffi' src/core` (nothing); `core` is
-//! `#![deny(unsafe_code)]`. See `CONTRIBUTING.md` for how a call goes through the layers,
+//! nothing) and `grep -rn 'crate::ffi' src/core` (nothing); `ffi` reaches `h5` and `mpi`
+//! only through `core`, and no two files of a folder import each other (`tests/layers.rs`);
+//! `core` is `#![deny(unsafe_code)]`. See `CONTRIBUTING.md` for how a call goes through the layers,
 //! `docs/` for the semantics and `include/dah5.h` for the C API.
 
 #![deny(clippy::undocumented_unsafe_blocks)]

@@ -40,7 +40,7 @@ pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>, scalar: &Id)
         }
         AttrValue::Text(text) => {
             let t = h5::types::utf8_string()?;
-            let c_text = h5::c_string(text)?;
+            let c_text = h5::name::c_string(text)?;
             let ptr = c_text.as_ptr();
             // A variable-length string is written from a pointer to its `char *`.
             let p: *const *const std::ffi::c_char = &ptr;

@@ -2,7 +2,7 @@
 //! first call that reads them, and a collective one, so that a value dah5 cannot read is
 //! refused on every rank (a rank's error goes into the agreement like a bad argument), not
 //! ignored without a word. Where they are read later, a refused value is taken for the
-//! default (`os::switched_off`, `agree::timeout_from_env`): it never got that far.
+//! default (`os::switched_off`, `timeout::timeout_from_env`): it never got that far.
 
 use crate::core::block::max_piece_bytes;
 use crate::core::file::CHECKS_ENV;
@@ -16,7 +16,7 @@ pub fn check() -> Result<()> {
     for switch in [CHECKS_ENV, SHARED_MEMORY_ENV, h5::STACK_ENV] {
         os::switch(switch)?;
     }
-    mpi::agree::timeout_setting()?;
+    mpi::timeout::timeout_setting()?;
     mpi::info::file_sync_setting()?;
     max_piece_bytes()?;
     Ok(())

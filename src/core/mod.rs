@@ -19,6 +19,7 @@ pub mod fault;
 pub mod file;
 pub mod layout;
 pub mod names;
+pub mod process;
 #[cfg(test)]
 mod properties;
 pub mod shape;

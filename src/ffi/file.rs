@@ -6,6 +6,7 @@ use crate::core::collective::{self, Collective, Members};
 use crate::core::file::{
     Access, CloseFile, CreateFile, File, FileCall, FileRequest, Flush, OpenFile, SetAtomic,
 };
+use crate::core::process;
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
@@ -280,7 +281,7 @@ fn close_leaked() {
 fn left_open_at_exit() {
     // After MPI_Finalize the finalize hook has said what it could not close, and HDF5
     // closed those files there, where every rank was.
-    if crate::mpi::finalize::finalize_began() {
+    if process::finalize_began() {
         return;
     }
     // Another thread may hold the registry (in a call); then only the count is unknown.
@@ -301,7 +302,7 @@ fn left_open_at_exit() {
     if paths.as_ref().is_some_and(Vec::is_empty) {
         return;
     }
-    let rank = crate::mpi::world_rank().map_or("?".to_string(), |(r, _)| r.to_string());
+    let rank = process::world_rank().map_or("?".to_string(), |(r, _)| r.to_string());
     let files = paths.map_or("dah5 files".to_string(), |p| p.join(", "));
     let report = format!(
         "dah5: rank {rank} exits without MPI_Finalize with {files} open: not closed (a close \
@@ -309,7 +310,7 @@ fn left_open_at_exit() {
          dah5_file_flush\n"
     );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), report.as_bytes());
-    if crate::h5::closes_files_at_exit() {
+    if process::hdf5_closes_files_at_exit() {
         crate::os::exit_now(1);
     }
 }

@@ -10,9 +10,29 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::core::dataset::Dataset;
 use crate::core::direct::Direct;
 use crate::core::file::File;
+use crate::core::process;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::{dah5_dataset, dah5_direct, dah5_file};
+
+/// An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
+pub struct dah5_file {
+    _opaque: [u8; 0],
+}
+
+/// An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
+pub struct dah5_dataset {
+    _opaque: [u8; 0],
+}
+
+/// A dataset open in direct mode (opaque). Made by `dah5_direct_open`.
+pub struct dah5_direct {
+    _opaque: [u8; 0],
+}
+
+/// A registry token as the opaque pointer C sees. It is never dereferenced.
+pub(crate) fn handle_ptr<T>(token: u64) -> *mut T {
+    std::ptr::without_provenance_mut(token as usize)
+}
 
 #[cfg(not(target_pointer_width = "64"))]
 compile_error!("dah5 handles are 64-bit tokens; only 64-bit targets are supported");
@@ -272,7 +292,7 @@ pub fn token<H: Handle>(handle: *const H) -> Result<u64> {
 fn live_token<H: Handle>(handle: *const H) -> Result<u64> {
     let token = token(handle)?;
     if H::NEEDS_MPI {
-        crate::mpi::ensure_active()?;
+        process::ensure_active()?;
     }
     Ok(token)
 }
@@ -332,7 +352,7 @@ impl Registry {
             facts,
             dataset: Arc::new(Mutex::new(Some(dataset))),
         });
-        crate::ffi::handle_ptr(token)
+        handle_ptr(token)
     }
 
     /// The dataset's [`Facts`].

@@ -3,6 +3,7 @@
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
+use crate::core::process;
 use crate::ffi::consts::DAH5_VERSION_NUMBER;
 use crate::ffi::status;
 use crate::ffi::with_last_error;
@@ -24,20 +25,8 @@ pub extern "C" fn dah5_version() -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn dah5_version_string() -> *const c_char {
     static TEXT: OnceLock<std::ffi::CString> = OnceLock::new();
-    TEXT.get_or_init(|| {
-        // HDF5 is not touched (it would call MPI) when dah5's MPI is not the program's.
-        let hdf5 = match crate::mpi::check_abi() {
-            Ok(()) => crate::h5::library_version().unwrap_or_else(|_| "unknown".to_string()),
-            Err(_) => "not loaded (MPI library mismatch)".to_string(),
-        };
-        let text = format!(
-            "dah5 {}; HDF5 {hdf5}; {}",
-            env!("CARGO_PKG_VERSION"),
-            crate::mpi::library_version()
-        );
-        std::ffi::CString::new(text).unwrap_or_default()
-    })
-    .as_ptr()
+    TEXT.get_or_init(|| std::ffi::CString::new(process::versions()).unwrap_or_default())
+        .as_ptr()
 }
 
 /// The name of a status code (`"DAH5_ERR_NULL_ARGUMENT"`), or `"unknown status"`. Static:

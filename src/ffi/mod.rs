@@ -19,23 +19,11 @@ use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::core::collective::{self, Collective, Members};
+use crate::core::process;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::handles::{Handle, Registry, registry};
-
-/// An open file (opaque). Made by `dah5_file_create` / `dah5_file_open`.
-pub struct dah5_file {
-    _opaque: [u8; 0],
-}
-
-/// An open dataset (opaque). Made by `dah5_dataset_create` / `dah5_dataset_open`.
-pub struct dah5_dataset {
-    _opaque: [u8; 0],
-}
-
-/// A dataset open in direct mode (opaque). Made by `dah5_direct_open`.
-pub struct dah5_direct {
-    _opaque: [u8; 0],
-}
+pub(crate) use handles::handle_ptr;
+pub use handles::{dah5_dataset, dah5_direct, dah5_file};
 
 thread_local! {
     /// The message of this thread's last failure (set only on failure).
@@ -46,7 +34,7 @@ thread_local! {
 /// becomes its status and this thread's last error message. Nothing runs when the program's
 /// MPI is not the one dah5 was built for: the first HDF5 or MPI call would crash.
 pub(crate) fn boundary(function: &str, body: impl FnOnce() -> Result<()>) -> i32 {
-    let checked_body = || crate::mpi::check_abi().and_then(|()| body());
+    let checked_body = || process::check_abi().and_then(|()| body());
     let error = match catch_unwind(AssertUnwindSafe(checked_body)) {
         Ok(Ok(())) => return status::DAH5_OK,
         Ok(Err(e)) => e,
@@ -144,7 +132,7 @@ pub(crate) fn dataset_facts(
 }
 
 fn set_last_error(function: &str, error: &Error) {
-    let rank = match crate::mpi::world_rank() {
+    let rank = match process::world_rank() {
         Some((rank, size)) => format!("rank {rank} of {size}"),
         None => "rank unknown".to_string(),
     };
@@ -156,11 +144,6 @@ fn set_last_error(function: &str, error: &Error) {
 /// Run `f` with this thread's last error message.
 pub(crate) fn with_last_error<R>(f: impl FnOnce(&CString) -> R) -> R {
     LAST_ERROR.with(|last| f(&last.borrow()))
-}
-
-/// A registry token as the opaque pointer C sees. It is never dereferenced.
-pub(crate) fn handle_ptr<T>(token: u64) -> *mut T {
-    std::ptr::without_provenance_mut(token as usize)
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use hdf5_sys::h5t::H5Tclose;
 
 use crate::error::Result;
 use crate::h5::id::Id;
-use crate::h5::{c_string, plist, space, types};
+use crate::h5::name::c_string;
+use crate::h5::{plist, space, types};
 
 /// An attribute's location: the object at path `object` from `file` (a file, or any open
 /// object: `"."` is the object itself), and the attribute's name. Functions taking

@@ -11,8 +11,8 @@ use hdf5_sys::h5s::{H5S_ALL, H5Sclose};
 use hdf5_sys::h5t::H5Tclose;
 
 use crate::error::Result;
-use crate::h5::c_string;
 use crate::h5::id::Id;
+use crate::h5::name::c_string;
 
 /// Create the dataset `name` (intermediate groups made by `lcpl`), collective.
 pub fn create(

@@ -198,7 +198,7 @@ fn classify(frames: &[Frame]) -> ErrorKind {
     minors
         .iter()
         .find(|&&(minor, _)| {
-            let minor = crate::h5::predefined(minor);
+            let minor = crate::h5::library::predefined(minor);
             frames.iter().any(|f| f.minor_id == minor)
         })
         .map_or(ErrorKind::Hdf5, |(_, kind)| *kind)

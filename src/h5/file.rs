@@ -12,8 +12,8 @@ use hdf5_sys::h5p::{H5P_DEFAULT, H5Pclose, H5Pget_libver_bounds};
 use mpi_sys::MPI_File;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::h5::c_string;
 use crate::h5::id::Id;
+use crate::h5::name::c_string;
 
 /// Create `path` (collective). Without `truncate`, an existing file is an error.
 pub fn create(path: &str, truncate: bool, fapl: &Id) -> Result<Id> {

@@ -11,7 +11,8 @@ use hdf5_sys::h5p::H5P_DEFAULT;
 
 use crate::error::Result;
 use crate::h5::id::Id;
-use crate::h5::{c_string, plist};
+use crate::h5::name::c_string;
+use crate::h5::plist;
 
 /// How many links the group at `path` holds.
 pub fn link_count(loc: &Id, path: &str) -> Result<u64> {

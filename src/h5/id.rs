@@ -4,7 +4,7 @@ use hdf5_sys::h5::herr_t;
 pub use hdf5_sys::h5i::hid_t;
 
 use crate::error::Result;
-use crate::h5::call;
+use crate::h5::call::call;
 
 /// How an owned id is closed: its closer (`H5Fclose`, `H5Dclose`, ...) and the closer's
 /// name, for messages. One static per closer (`h5call!` makes it), so that an [`Id`] is two

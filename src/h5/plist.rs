@@ -107,7 +107,7 @@ unsafe extern "C" {
 }
 
 fn create(class: &'static hdf5_sys::h5i::hid_t) -> Result<Id> {
-    let class = crate::h5::predefined(class);
+    let class = crate::h5::library::predefined(class);
     // SAFETY: the class id is one of HDF5's predefined classes, read after H5open.
     h5call!(unsafe { H5Pcreate(class) }, closed by H5Pclose)
 }
@@ -270,8 +270,8 @@ pub fn virtual_dataset<'a>(space: &Id, maps: impl Iterator<Item = VirtualMap<'a>
         let region = crate::h5::space::select_block(space, map.offset, map.count)?;
         let source_space = crate::h5::space::simple(map.count)?;
         // HDF5 reads a source file name as a printf-like pattern: a '%' is written "%%".
-        let file_name = crate::h5::c_string(&map.file_name.replace('%', "%%"))?;
-        let source = crate::h5::c_string(map.source)?;
+        let file_name = crate::h5::name::c_string(&map.file_name.replace('%', "%%"))?;
+        let source = crate::h5::name::c_string(map.source)?;
         let (r, s) = (region.raw(), source_space.raw());
         // SAFETY: `p` is a dataset creation list, `r` and `s` dataspaces, the names
         // NUL-terminated; HDF5 copies all of them.

@@ -9,8 +9,8 @@ use hdf5_sys::h5::{herr_t, htri_t};
 use hdf5_sys::h5i::{H5Iget_name, hid_t};
 
 use crate::error::Result;
-use crate::h5::c_string;
 use crate::h5::id::Id;
+use crate::h5::name::c_string;
 
 unsafe extern "C" {
     fn H5DSset_scale(dsid: hid_t, dimname: *const c_char) -> herr_t;

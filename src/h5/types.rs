@@ -33,7 +33,7 @@ pub fn native(dtype: Dtype) -> Result<Id> {
         Dtype::Float32 | Dtype::Complex64 => &H5T_NATIVE_FLOAT,
         Dtype::Float64 | Dtype::Complex128 => &H5T_NATIVE_DOUBLE,
     };
-    let part = Id::borrowed(crate::h5::predefined(scalar));
+    let part = Id::borrowed(crate::h5::library::predefined(scalar));
     if dtype.class() != Class::Complex {
         return Ok(part);
     }
@@ -55,7 +55,7 @@ fn complex(dtype: Dtype, part: Id) -> Result<Id> {
 
 /// A variable-length UTF-8 string type: how h5py and HDF5.jl store a `str` attribute.
 pub fn utf8_string() -> Result<Id> {
-    let c_string = crate::h5::predefined(H5T_C_S1);
+    let c_string = crate::h5::library::predefined(H5T_C_S1);
     // SAFETY: H5T_C_S1 is a predefined type, read after H5open.
     let t = h5call!(unsafe { H5Tcopy(c_string) }, closed by H5Tclose)?;
     let raw = t.raw();

@@ -25,16 +25,17 @@ use mpi_sys::{
 };
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::mpi::board::{Board, Posted};
+use crate::mpi::board::{Board, Posted, WORDS, Words};
 use crate::mpi::comm::Comm;
 use crate::mpi::digest::{Args, explain, rank_list};
-use crate::mpi::{check, ensure_active, roll_call};
+use crate::mpi::lifecycle::ensure_active;
+use crate::mpi::roll_call;
+use crate::mpi::status::check;
+use crate::mpi::timeout::TIMEOUT_ENV;
 
 /// The words before the operation's value; every reduction has the same length, whatever
 /// the call, as MPI requires of ranks that may be in different calls.
-const HEADER: usize = 5;
-pub(crate) const WORDS: usize = HEADER + 1;
-pub(crate) type Words = [u64; WORDS];
+const HEADER: usize = WORDS - 1;
 
 /// Agree on `operation`: `local` is this rank's arguments that must match, or its local
 /// error. Returns the maximum of `value` over all ranks.
@@ -208,10 +209,6 @@ fn mismatch_with_one_gone_on(comm: &Comm, operation: &str, reduced: &Reduced) ->
     ))
 }
 
-/// Environment variable: seconds a collective call waits for the other ranks (default 60);
-/// 0 turns the timeout off.
-pub(crate) const TIMEOUT_ENV: &str = "DAH5_COLLECTIVE_TIMEOUT";
-const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
 /// How often a waiting rank looks for another rank's note that it gave up.
 const NOTE_LOOK_INTERVAL: Duration = Duration::from_micros(200);
 /// How often a collective call looks for such a note before its reduction: a probe
@@ -220,34 +217,6 @@ const NOTE_LOOK_INTERVAL: Duration = Duration::from_micros(200);
 const NOTE_LOOK_BEFORE_INTERVAL: Duration = Duration::from_millis(1);
 /// How long the ranks that timed out listen for each other afterwards.
 const ROLL_CALL_GRACE: Duration = Duration::from_secs(5);
-
-/// The timeout the environment asks for, or `None` when it is off: then the agreement is a
-/// blocking `MPI_Allreduce`. Read once per file, when its communicator is made
-/// ([`Comm::timeout`]): reading the environment costs more than a small agreement. A value
-/// [`timeout_setting`] refuses is the default here (the create or open refuses it).
-pub fn timeout_from_env() -> Option<Duration> {
-    timeout_setting().unwrap_or(Some(Duration::from_secs_f64(DEFAULT_TIMEOUT_SECONDS)))
-}
-
-/// What `DAH5_COLLECTIVE_TIMEOUT` says: seconds (a number, 0 for no timeout), the default
-/// when unset; any other value is refused, naming the variable.
-pub fn timeout_setting() -> Result<Option<Duration>> {
-    let seconds = match crate::os::setting(TIMEOUT_ENV)? {
-        None => DEFAULT_TIMEOUT_SECONDS,
-        Some(text) => text
-            .parse::<f64>()
-            .ok()
-            .filter(|s| *s >= 0.0 && Duration::try_from_secs_f64(*s).is_ok())
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "{TIMEOUT_ENV}={text:?} is not a number of seconds: set it to the seconds \
-                     a collective call waits for the other ranks (default \
-                     {DEFAULT_TIMEOUT_SECONDS}; 0 waits for ever), or unset it"
-                ))
-            })?,
-    };
-    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
-}
 
 /// What a reduction gives a rank: the maximum of every word over the ranks, the number of
 /// the agreement, and how many ranks went on without waiting for it ([`agree_later`]).

@@ -19,18 +19,17 @@
 //! rank read it. Tearing it down is local (`munmap`): no collective call at close, which
 //! could hang when the ranks are out of step.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use crate::error::Result;
-use crate::mpi::agree::{WORDS, Words};
-use crate::mpi::check;
-use crate::mpi::comm::Comm;
 
 /// Environment variable: `off` makes the agreements go through MPI messages also when all
 /// ranks share a node (read at each file's open; off on one rank is off on all).
 pub(crate) const SHARED_MEMORY_ENV: &str = "DAH5_SHARED_MEMORY";
+
+/// The words of one agreement a rank posts (`agree`: a header and the operation's value).
+pub(crate) const WORDS: usize = 6;
+pub(crate) type Words = [u64; WORDS];
 
 /// Bytes of text a slot holds (longer texts are cut).
 const TEXT_BYTES: usize = 184;
@@ -72,42 +71,22 @@ unsafe impl Send for Board {}
 unsafe impl Sync for Board {}
 
 impl Board {
-    /// Collective over `comm`, after an agreement (all ranks are here): a board when every
-    /// rank is on one node and every rank could map it, else `None` on every rank (the
-    /// agreement then goes through MPI messages).
-    pub fn attach(comm: &Comm) -> Result<Option<Board>> {
-        if comm.size() < 2 {
-            return Ok(None);
-        }
-        // Off on any rank is off on all: the ranks must exchange the same way.
-        let off = crate::os::switched_off(SHARED_MEMORY_ENV);
-        if comm.max(off as u64)? != 0 || !on_one_node(comm)? {
-            return Ok(None);
-        }
-        let len = comm.size() as usize * 2 * std::mem::size_of::<Slot>();
-        // Rank 0 names and makes the segment; the others map it by that name.
-        let name = segment_name(comm.allgather(&[std::process::id() as u64, next_segment()])?);
-        let board = if comm.rank() == 0 {
-            map(&name, len, true)
-        } else {
-            None
-        };
-        let made = comm.max((comm.rank() == 0 && board.is_none()) as u64)? == 0;
-        let board = match board {
-            Some(b) => Some(b),
-            None if made && comm.rank() != 0 => map(&name, len, false),
-            None => None,
-        };
-        let everywhere = comm.max(board.is_none() as u64)? == 0;
-        if comm.rank() == 0 && made {
-            // Every rank that could map it has: the name is no longer needed.
-            // SAFETY: a valid NUL-terminated name.
-            unsafe { libc::shm_unlink(name.as_ptr()) };
-        }
-        let crowded = comm.size() as usize > crate::os::online_cpus();
-        Ok(board
-            .filter(|_| everywhere)
-            .map(|base| Board { base, len, crowded }))
+    /// Make the segment `name` (zeroed) for `ranks` ranks and map it: rank 0's part of
+    /// setting a board up (`Comm::attach_board`). `None` when it cannot be made here.
+    pub fn create(name: &CStr, ranks: usize, crowded: bool) -> Option<Board> {
+        let len = Board::bytes(ranks);
+        map(name, len, true).map(|base| Board { base, len, crowded })
+    }
+
+    /// Map the segment `name` that rank 0 made for `ranks` ranks.
+    pub fn join(name: &CStr, ranks: usize, crowded: bool) -> Option<Board> {
+        let len = Board::bytes(ranks);
+        map(name, len, false).map(|base| Board { base, len, crowded })
+    }
+
+    /// Two slots a rank.
+    fn bytes(ranks: usize) -> usize {
+        ranks * 2 * std::mem::size_of::<Slot>()
     }
 
     fn slot(&self, rank: i32, number: u64) -> &Slot {
@@ -175,25 +154,35 @@ impl Board {
 
 impl Drop for Board {
     fn drop(&mut self) {
-        // SAFETY: the mapping made in `attach`, unmapped once.
+        // SAFETY: the mapping made in `create` or `join`, unmapped once.
         unsafe { libc::munmap(self.base.as_ptr().cast(), self.len) };
     }
 }
 
-/// A number for each segment this process makes (with its pid, a name no other has).
-fn next_segment() -> u64 {
+/// This process's id and a number for each segment it makes: with rank 0's, a name no
+/// other segment has ([`segment_name`]).
+pub fn segment_id() -> [u64; 2] {
     static MADE: AtomicU64 = AtomicU64::new(0);
-    MADE.fetch_add(1, Ordering::Relaxed)
+    [
+        std::process::id() as u64,
+        MADE.fetch_add(1, Ordering::Relaxed),
+    ]
 }
 
-/// The segment's name, from rank 0's pid and number (the first two of `all`).
-fn segment_name(all: Vec<u64>) -> CString {
+/// The segment's name, from rank 0's [`segment_id`] (the first two of `all`).
+pub fn segment_name(all: &[u64]) -> CString {
     let name = format!("/dah5-{}-{}", all[0], all[1]);
     CString::new(name).expect("no NUL in a formatted name")
 }
 
+/// Remove the segment's name once every rank has mapped it (the mappings stay).
+pub fn unlink(name: &CStr) {
+    // SAFETY: a valid NUL-terminated name.
+    unsafe { libc::shm_unlink(name.as_ptr()) };
+}
+
 /// Map the segment `name` of `len` bytes, making it (zeroed) when `create`.
-fn map(name: &CString, len: usize, create: bool) -> Option<NonNull<Slot>> {
+fn map(name: &CStr, len: usize, create: bool) -> Option<NonNull<Slot>> {
     let flags = if create {
         libc::O_CREAT | libc::O_EXCL | libc::O_RDWR
     } else {
@@ -231,29 +220,4 @@ fn map(name: &CString, len: usize, create: bool) -> Option<NonNull<Slot>> {
         return None;
     }
     NonNull::new(addr.cast())
-}
-
-/// Whether every rank of `comm` is on this node (collective).
-fn on_one_node(comm: &Comm) -> Result<bool> {
-    use mpi_sys::{MPI_Comm_free, MPI_Comm_size, MPI_Comm_split_type, RSMPI_COMM_NULL};
-    // SAFETY: a placeholder MPI overwrites.
-    let mut node = unsafe { RSMPI_COMM_NULL };
-    // SAFETY: `comm` is valid; `node` receives the ranks of this node.
-    check("MPI_Comm_split_type", unsafe {
-        MPI_Comm_split_type(
-            comm.raw(),
-            mpi_sys::RSMPI_COMM_TYPE_SHARED,
-            0,
-            mpi_sys::RSMPI_INFO_NULL,
-            &mut node,
-        )
-    })?;
-    let mut size = 0;
-    // SAFETY: `node` is the communicator just made; freed once.
-    let sized = check("MPI_Comm_size", unsafe { MPI_Comm_size(node, &mut size) });
-    // SAFETY: as above.
-    unsafe { MPI_Comm_free(&mut node) };
-    sized?;
-    // The same answer on every rank: the node's ranks are all of them, or not for anyone.
-    Ok(size == comm.size())
 }

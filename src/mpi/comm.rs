@@ -8,8 +8,9 @@ use mpi_sys::{
 };
 
 use crate::error::{Error, Result};
-use crate::mpi::board::Board;
-use crate::mpi::{check, is_active};
+use crate::mpi::board::{self, Board, SHARED_MEMORY_ENV};
+use crate::mpi::lifecycle::is_active;
+use crate::mpi::status::check;
 
 /// A duplicate of the caller's communicator. dah5's own messages (the agreement reductions)
 /// travel on it, so they can never match the caller's messages, and its error handler
@@ -82,7 +83,7 @@ impl Comm {
             rank: 0,
             size: 0,
             broken: std::sync::atomic::AtomicBool::new(false),
-            timeout: crate::mpi::agree::timeout_from_env(),
+            timeout: crate::mpi::timeout::timeout_from_env(),
             made: crate::os::coarse_clock(),
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
             agreements: std::sync::atomic::AtomicU64::new(0),
@@ -132,13 +133,68 @@ impl Comm {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Collective, after an agreement: from now on the agreements go through a
-    /// shared-memory board when every rank is on one node (see `board`).
+    /// Collective, after an agreement (all ranks are here): from now on the agreements go
+    /// through a shared-memory board (see `board`) when every rank is on one node and every
+    /// rank could map it, else through MPI messages on every rank.
     pub fn attach_board(&self) -> Result<()> {
-        if let Some(board) = Board::attach(self)? {
+        if self.size() < 2 {
+            return Ok(());
+        }
+        // Off on any rank is off on all: the ranks must exchange the same way.
+        let off = crate::os::switched_off(SHARED_MEMORY_ENV);
+        if self.max(off as u64)? != 0 || !self.on_one_node()? {
+            return Ok(());
+        }
+        let ranks = self.size() as usize;
+        let crowded = ranks > crate::os::online_cpus();
+        // Rank 0 names and makes the segment; the others map it by that name.
+        let name = board::segment_name(&self.allgather(&board::segment_id())?);
+        let first = self.rank() == 0;
+        let made = if first {
+            Board::create(&name, ranks, crowded)
+        } else {
+            None
+        };
+        let rank_0_made = self.max((first && made.is_none()) as u64)? == 0;
+        let board = match made {
+            Some(b) => Some(b),
+            None if rank_0_made && !first => Board::join(&name, ranks, crowded),
+            None => None,
+        };
+        let everywhere = self.max(board.is_none() as u64)? == 0;
+        if first && rank_0_made {
+            // Every rank that could map it has: the name is no longer needed.
+            board::unlink(&name);
+        }
+        if let Some(board) = board.filter(|_| everywhere) {
             let _ = self.board.set(board);
         }
         Ok(())
+    }
+
+    /// Whether every rank is on this node (collective).
+    fn on_one_node(&self) -> Result<bool> {
+        use mpi_sys::{MPI_Comm_free, MPI_Comm_size, MPI_Comm_split_type, RSMPI_COMM_NULL};
+        // SAFETY: a placeholder MPI overwrites.
+        let mut node = unsafe { RSMPI_COMM_NULL };
+        // SAFETY: the communicator is valid; `node` receives the ranks of this node.
+        check("MPI_Comm_split_type", unsafe {
+            MPI_Comm_split_type(
+                self.raw(),
+                mpi_sys::RSMPI_COMM_TYPE_SHARED,
+                0,
+                mpi_sys::RSMPI_INFO_NULL,
+                &mut node,
+            )
+        })?;
+        let mut size = 0;
+        // SAFETY: `node` is the communicator just made; freed once.
+        let sized = check("MPI_Comm_size", unsafe { MPI_Comm_size(node, &mut size) });
+        // SAFETY: as above.
+        unsafe { MPI_Comm_free(&mut node) };
+        sized?;
+        // The same answer on every rank: the node's ranks are all of them, or not for anyone.
+        Ok(size == self.size())
     }
 
     pub fn board(&self) -> Option<&Board> {

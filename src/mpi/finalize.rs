@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use mpi_sys::{MPI_Comm, MPI_Comm_create_keyval, MPI_Comm_set_attr, RSMPI_COMM_SELF};
 
 use crate::error::Result;
-use crate::mpi::check;
+use crate::mpi::status::check;
 
 static HOOK: OnceLock<fn()> = OnceLock::new();
 /// The hook is registered (MPI was active then), and MPI_Finalize has begun running it.

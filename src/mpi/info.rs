@@ -8,7 +8,7 @@ use mpi_sys::{
 };
 
 use crate::error::{Error, Result};
-use crate::mpi::check;
+use crate::mpi::status::check;
 
 /// MPI-IO hints: `MPI_Info` keys and values, e.g. `("romio_cb_write", "enable")`.
 pub type Hints = Vec<(String, String)>;

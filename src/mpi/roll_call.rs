@@ -20,8 +20,8 @@ use mpi_sys::{
 };
 
 use crate::error::Result;
-use crate::mpi::check;
 use crate::mpi::comm::Comm;
+use crate::mpi::status::check;
 
 /// A tag no other dah5 message uses (the agreements' tags start at 16384).
 const ROLL_CALL_TAG: i32 = 0x0da5;
