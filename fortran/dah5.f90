@@ -1,7 +1,7 @@
 ! dah5.f90: the Fortran module of dah5 (one source file; compile it with your mpif90).
 !
 !   mpif90 -c dah5.f90                      (makes dah5.mod and dah5.o)
-!   mpif90 prog.f90 dah5.o -ldah5 ...       (see README.md, "Fortran")
+!   mpif90 prog.f90 dah5.o -ldah5 ...       (see docs/fortran.md)
 !
 ! Two layers:
 !  - dah5_c_*: bind(C) interfaces to every function of include/dah5.h, argument for
@@ -564,7 +564,7 @@ module dah5
   !> the library checks the blocks, creates the dataset, records the decomposition and
   !> writes every part. flags: 0, DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, or
   !> DAH5_DARRAY_SUBFILED (each rank's part in a file of its own, read as one array through
-  !> a virtual dataset; see the README, "Subfiled darrays").
+  !> a virtual dataset; see docs/subfiled.md).
   interface dah5_darray_write
      module procedure darray_write_real32, darray_write_real64, darray_write_complex64, &
           darray_write_complex128, darray_write_int32, darray_write_int64

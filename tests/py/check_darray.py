@@ -1,5 +1,5 @@
 """Check what tests/c/darray.c wrote with h5py alone, knowing nothing of dah5 but the
-schema in README.md ("File schema").
+schema in docs/schema.md.
 
     check_darray.py blocks PATH DSET DTYPE    rebuild the array block by block from the
                                               block table (schema 2); every block holds the

@@ -45,7 +45,7 @@ def groups(nc):
 
 # netCDF4-python indexes with one more dimension than the variable has, and numpy 1.x
 # arrays stop at 32: a 32-dim variable opens, but its values cannot be read through it
-# (README, "What each reader shows").
+# (docs/schema.md, "What each reader shows").
 NUMPY_MAX_NDIM = 32
 
 
@@ -67,7 +67,7 @@ def by_xarray(engine):
         with netCDF4.Dataset(path) as nc:
             paths = [g.path for g in groups(nc)]
         # h5netcdf refuses a dataset without dimension scales unless told how to name its
-        # dims, as it would be for any HDF5 file that is not netCDF (README).
+        # dims, as it would be for any HDF5 file that is not netCDF (docs/schema.md).
         options = {"phony_dims": "sort"} if engine == "h5netcdf" else {}
         for group in paths:
             with xr.open_dataset(path, engine=engine, group=group, **options) as ds:
