@@ -11,7 +11,7 @@ use crate::core::block_table::{BlockTable, TABLES_GROUP};
 use crate::core::collective;
 use crate::core::darray::partition;
 use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
-use crate::core::dims::{SetDimNames, is_dimension_only};
+use crate::core::dimension_names::{SetDimNames, is_dimension_only};
 use crate::core::file::{
     Access, CloseFile, File, FileCall, FileOptions, FileRequest, checks_from_env,
     file_sync_from_env,

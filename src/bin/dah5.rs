@@ -2,7 +2,7 @@
 //!
 //!     dah5 info [--blocks] FILE [DATASET]
 //!
-//! prints what FILE holds, as dah5 sees it (see `dah5::inspect`).
+//! prints what FILE holds, as dah5 sees it (see `dah5::info_command`).
 //!
 //!     mpiexec -n N dah5 merge IN OUT
 //!
@@ -11,7 +11,7 @@
 
 use std::process::ExitCode;
 
-use dah5::inspect::{Request, describe};
+use dah5::info_command::{Request, describe};
 
 const USAGE: &str = "usage: dah5 info [--blocks] FILE [DATASET]\n\
     \x20 datasets, dims in C and in the writer's order, dtype, chunks and filters, dimension\n\

@@ -3,8 +3,8 @@
 use crate::core::collective::{Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
+use crate::core::disk_space;
 use crate::core::shape::{byte_len, check_block};
-use crate::core::space;
 use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
 use crate::core::subfiled::Subfiles;
 use crate::dtype::{Class, Dtype};
@@ -84,24 +84,24 @@ struct Plan<'a> {
 
 /// `dah5_write_block` (`WRITE`) or `dah5_read_block`: one rank's block, collective or
 /// independent. Its check cuts it into the pieces it moves.
-pub struct Transfer<'a, const WRITE: bool> {
+pub struct BlockTransfer<'a, const WRITE: bool> {
     request: BlockRequest<'a>,
     pieces: Vec<Piece>,
 }
 
-pub type WriteBlock<'a> = Transfer<'a, true>;
-pub type ReadBlock<'a> = Transfer<'a, false>;
+pub type WriteBlock<'a> = BlockTransfer<'a, true>;
+pub type ReadBlock<'a> = BlockTransfer<'a, false>;
 
-impl<'a, const WRITE: bool> Transfer<'a, WRITE> {
+impl<'a, const WRITE: bool> BlockTransfer<'a, WRITE> {
     pub fn new(request: BlockRequest<'a>) -> Self {
-        Transfer {
+        BlockTransfer {
             request,
             pieces: Vec::new(),
         }
     }
 }
 
-impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
+impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
     const NAME: &'static str = if WRITE {
         "dah5_write_block"
     } else {
@@ -114,7 +114,7 @@ impl<const WRITE: bool> Collective for Transfer<'_, WRITE> {
     fn check(self, dataset: &Dataset) -> Result<Self> {
         dataset.check_block(&self.request)?;
         let pieces = dataset.pieces(&self.request)?;
-        Ok(Transfer { pieces, ..self })
+        Ok(BlockTransfer { pieces, ..self })
     }
 
     fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
@@ -276,7 +276,7 @@ impl Dataset {
         self.run(plan, request.collective, calls)
             .map_err(|e| match direction {
                 Direction::Write => {
-                    let e = space::classify(e, &self.file.path);
+                    let e = disk_space::classify(e, &self.file.path);
                     self.file.record_failure(&e);
                     e
                 }
@@ -410,7 +410,7 @@ impl Dataset {
                         0..0,
                     ),
                 };
-                let transfer = h5::dataset::Transfer {
+                let transfer = h5::dataset::TransferIds {
                     dataset: &self.id,
                     mem_type: &mem_type,
                     mem_space: &mem_space,

@@ -4,17 +4,17 @@ use std::sync::Arc;
 
 use crate::core::block_table::Recorded;
 use crate::core::collective::{self, Args, Collective, Members};
+use crate::core::disk_space;
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
 use crate::core::names::{self, Wanted};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
-use crate::core::space;
 use crate::core::subfiled::Subfiles;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
-use crate::in_place::{Dims, Name};
+use crate::inline_storage::{Dims, Name};
 use crate::mpi::agree::{Later, agree_later};
 use crate::mpi::comm::Comm;
 
@@ -126,7 +126,7 @@ impl File {
         check_dims(&request.dims, request.dtype.size())?;
         let layout = self.layout_of(request, None)?;
         let bytes = data_bytes(&request.dims, request.dtype.size());
-        let reserved_at_create = layout.is_contiguous() && space::worth_reserving(bytes);
+        let reserved_at_create = layout.is_contiguous() && disk_space::worth_reserving(bytes);
         let unreserved = if reserved_at_create { 0 } else { bytes };
         self.claim_room(|| format!("dataset {:?}", request.name), bytes, unreserved)?;
         Ok(layout)
@@ -156,7 +156,7 @@ impl File {
         let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
-        let reserve = layout.is_contiguous() && space::worth_reserving(bytes);
+        let reserve = layout.is_contiguous() && disk_space::worth_reserving(bytes);
         if let Err(e) = reserve
             .then(|| self.reserve(&dataset.id, &dataset.name, bytes))
             .transpose()
@@ -232,7 +232,7 @@ impl File {
         // included, is settled, so no rank is left waiting.
         let reserved = if comm.rank() == 0 {
             h5::dataset::storage(id).and_then(|storage| match storage.offset {
-                Some(offset) => space::reserve(&self.shared.path, name, offset, bytes)
+                Some(offset) => disk_space::reserve(&self.shared.path, name, offset, bytes)
                     .inspect(|()| self.shared.room.reserved_at(offset, bytes)),
                 None => Ok(()),
             })
@@ -521,7 +521,7 @@ impl Collective for Extend {
         let context = |e: Error| e.context(format_args!("dataset {:?}", dataset.name));
         h5::dataset::set_extent(&dataset.id, &storage).map_err(context)?;
         dataset.storage_dims = storage.into();
-        crate::core::dims::follow_extent(dataset).map_err(context)
+        crate::core::dimension_names::follow_extent(dataset).map_err(context)
     }
 }
 

@@ -8,10 +8,10 @@ use crate::core::block_table::RowWriter;
 use crate::core::closing::Closes;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
+use crate::core::disk_space;
 use crate::core::environment;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
-use crate::core::space;
 use crate::core::stamp::Stamp;
 use crate::core::writer_lock::{self, Holder, WriterLock};
 use crate::error::{Error, ErrorKind, Result};
@@ -19,7 +19,7 @@ use crate::file_name;
 use crate::h5;
 use crate::h5::id::{Id, hid_t};
 pub use crate::h5::plist::Tuning;
-use crate::in_place::Name;
+use crate::inline_storage::Name;
 use crate::mpi;
 use crate::mpi::agree::{decode_failure, failure_word};
 use crate::mpi::comm::Comm;
@@ -342,7 +342,7 @@ pub struct FileShared {
     pub checked: bool,
     pub path: String,
     /// The free space dataset creates and attribute writes claim first.
-    pub room: space::Room,
+    pub room: disk_space::Room,
     failure: Mutex<Option<Error>>,
     /// The datasets of the file open now: (path, HDF5 id), so an attribute written on one
     /// goes through its id.
@@ -390,7 +390,7 @@ impl FileShared {
     /// A failed metadata operation (create, attribute write): a full disk is said as such,
     /// and remembered like a failed write, since the file may then lack metadata.
     pub fn metadata_failure(&self, error: Error) -> Error {
-        let error = space::classify(error, &self.path);
+        let error = disk_space::classify(error, &self.path);
         if error.kind == ErrorKind::NoSpace {
             self.record_failure(&error);
         }
@@ -548,7 +548,7 @@ impl Collective for Flush {
 
     fn act(self, file: &mut File, _: u64) -> Result<()> {
         h5::file::flush(&file.id)
-            .map_err(|e| space::classify(e, &file.shared.path))
+            .map_err(|e| disk_space::classify(e, &file.shared.path))
             .and_then(|()| file.shared.subfiles.sync())
             .inspect_err(|e| file.shared.record_failure(e))
     }
@@ -644,7 +644,7 @@ impl File {
         if made == Some(Made::Nothing) {
             // Valid from here on (see `Made::write_empty_hdf5`).
             h5::file::flush(&id)
-                .map_err(|e| space::classify(e, &request.path))
+                .map_err(|e| disk_space::classify(e, &request.path))
                 .map_err(in_context)?;
         }
         let stamp = stamp.map(|stamp| stamp.confirm(&request.path));
@@ -658,7 +658,7 @@ impl File {
             || h5::file::mpi_file(&id)
                 .and_then(|file| mpi::info::writes_visible_at_once(file, options.file_sync))
                 .unwrap_or(false);
-        let room = space::Room::new(&request.path, options.tuning.metadata_cache_limit());
+        let room = disk_space::Room::new(&request.path, options.tuning.metadata_cache_limit());
         if writable && comm.rank() == 0 {
             room.reserve_from_here();
         }
@@ -716,9 +716,9 @@ impl File {
     }
 
     /// Claim room on the disk for `what` (a dataset of `bytes`, or an attribute), counting
-    /// the metadata HDF5 has not written yet (see `space::Room`). Local.
+    /// the metadata HDF5 has not written yet (see `disk_space::Room`). Local.
     /// Rank 0 also reserves the file's blocks ahead of HDF5's allocations
-    /// (`space::Room::reserve_ahead`), for the metadata and for `unreserved` of the data:
+    /// (`disk_space::Room::reserve_ahead`), for the metadata and for `unreserved` of the data:
     /// what is not reserved at its own offset once created.
     pub(crate) fn claim_room(
         &self,

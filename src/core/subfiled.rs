@@ -340,13 +340,13 @@ impl OwnSubfile {
         if let Some(id) = id {
             write_id(&own.block, id, &h5::space::scalar()?)?;
         }
-        // Reserved as a shared-file dataset is (`core::space`): a full disk is said now, and
+        // Reserved as a shared-file dataset is (`core::disk_space`): a full disk is said now, and
         // the write into reserved blocks is faster (measured: see docs/benchmarks.md).
         let bytes = crate::core::shape::data_bytes(count, dtype.size());
-        if crate::core::space::worth_reserving(bytes)
+        if crate::core::disk_space::worth_reserving(bytes)
             && let Some(offset) = h5::dataset::storage(&own.block)?.offset
         {
-            crate::core::space::reserve(&text, SOURCE, offset, bytes)?;
+            crate::core::disk_space::reserve(&text, SOURCE, offset, bytes)?;
         }
         Ok(own)
     }
@@ -359,7 +359,7 @@ impl OwnSubfile {
             .map(|(o, b)| o - b)
             .collect();
         let space = h5::dataset::space(&self.block)?;
-        let transfer = h5::dataset::Transfer {
+        let transfer = h5::dataset::TransferIds {
             dataset: &self.block,
             mem_type: &h5::types::native(mem_dtype)?,
             mem_space: &h5::space::simple(count)?,
@@ -575,7 +575,7 @@ impl Dataset {
                 let within = |from: &[u64]| -> Vec<u64> {
                     lo.iter().zip(from).map(|(l, f)| l - f).collect()
                 };
-                let transfer = h5::dataset::Transfer {
+                let transfer = h5::dataset::TransferIds {
                     dataset: &source,
                     mem_type,
                     mem_space: &h5::space::select_block(&mem_space, &within(offset), &extent)?,

@@ -6,7 +6,7 @@ use crate::core::attr::{AttrKind, AttrName, WriteAttr, WriteText};
 use crate::core::file::File;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_STRING, dtype_code, dtype_from_code};
-use crate::ffi::{self, args, dah5_file};
+use crate::ffi::{self, dah5_file, from_c};
 
 /// The attribute's place from the C strings.
 ///
@@ -14,7 +14,12 @@ use crate::ffi::{self, args, dah5_file};
 /// Both are NULL or NUL-terminated.
 unsafe fn attr_name<'a>(object: *const c_char, name: *const c_char) -> Result<AttrName<'a>> {
     // SAFETY: by this function's contract.
-    let (object, name) = unsafe { (args::string(object, "object")?, args::string(name, "name")?) };
+    let (object, name) = unsafe {
+        (
+            from_c::string(object, "object")?,
+            from_c::string(name, "name")?,
+        )
+    };
     Ok(AttrName { object, name })
 }
 
@@ -63,7 +68,7 @@ pub unsafe extern "C" fn dah5_attr_write(
             .and_then(|n| n.checked_mul(dtype.size()))
             .ok_or_else(|| Error::invalid(format!("count = {count} is too large")))?;
         // SAFETY: `buf` holds `count` elements by the contract.
-        let data = unsafe { args::source(buf, len, "buf") }?;
+        let data = unsafe { from_c::source(buf, len, "buf") }?;
         Ok(WriteAttr {
             at,
             dtype,
@@ -92,7 +97,7 @@ pub unsafe extern "C" fn dah5_attr_write_string(
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
         // SAFETY: by this function's contract.
-        let text = unsafe { args::string(value, "value") }?;
+        let text = unsafe { from_c::string(value, "value") }?;
         Ok(WriteText { at, text })
     };
     ffi::collective(file, request, |_, ()| Ok(()))
@@ -118,8 +123,8 @@ pub unsafe extern "C" fn dah5_attr_info(
     count_out: *mut u64,
 ) -> i32 {
     ffi::local("dah5_attr_info", file, |file| {
-        args::out(dtype_out, "dtype_out")?;
-        args::out(count_out, "count_out")?;
+        from_c::out(dtype_out, "dtype_out")?;
+        from_c::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
         let info = file.attr_info(at)?;
@@ -158,7 +163,7 @@ pub unsafe extern "C" fn dah5_attr_read(
     count_out: *mut u64,
 ) -> i32 {
     ffi::local("dah5_attr_read", file, |file| {
-        args::out(count_out, "count_out")?;
+        from_c::out(count_out, "count_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
         let dtype = dtype_from_code(mem_dtype, "mem_dtype")?;
@@ -167,7 +172,7 @@ pub unsafe extern "C" fn dah5_attr_read(
             .and_then(|n| n.checked_mul(dtype.size()))
             .ok_or_else(|| Error::invalid(format!("capacity = {capacity} is too large")))?;
         // SAFETY: `buf` has room for `capacity` elements by the contract.
-        let buf = unsafe { args::sink(buf, len, "buf") }?;
+        let buf = unsafe { from_c::sink(buf, len, "buf") }?;
         let count = file.read_attr(at, dtype, buf)?;
         // SAFETY: checked non-NULL.
         unsafe { *count_out = count };
@@ -196,7 +201,7 @@ pub unsafe extern "C" fn dah5_attr_read_string(
     len_out: *mut usize,
 ) -> i32 {
     ffi::local("dah5_attr_read_string", file, |file| {
-        args::out(len_out, "len_out")?;
+        from_c::out(len_out, "len_out")?;
         // SAFETY: by this function's contract.
         let at = unsafe { attr_name(object, name) }?;
         let text = file.read_attr_text(at)?;
@@ -207,7 +212,7 @@ pub unsafe extern "C" fn dah5_attr_read_string(
             )));
         }
         // SAFETY: `buf` has room for `len` > text.len() bytes by the contract.
-        let out = unsafe { args::sink(buf.cast(), len, "buf") }?;
+        let out = unsafe { from_c::sink(buf.cast(), len, "buf") }?;
         out[..text.len()].copy_from_slice(&text);
         out[text.len()] = 0;
         // SAFETY: checked non-NULL.

@@ -8,7 +8,7 @@ use crate::core::dataset::Dataset;
 use crate::core::shape::byte_len;
 use crate::error::Result;
 use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
-use crate::ffi::{self, args, dah5_dataset};
+use crate::ffi::{self, dah5_dataset, from_c};
 
 /// The arguments both functions share, before the buffer is known.
 struct Raw {
@@ -31,9 +31,9 @@ unsafe fn block_request<'a>(
 ) -> Result<BlockRequest<'a>> {
     let ndims = dataset.ndims();
     // SAFETY: `offset` has ndims entries by this function's contract.
-    let offset: Vec<u64> = unsafe { args::u64s(raw.offset, ndims, "offset") }?;
+    let offset: Vec<u64> = unsafe { from_c::u64s(raw.offset, ndims, "offset") }?;
     // SAFETY: as above.
-    let count: Vec<u64> = unsafe { args::u64s(raw.count, ndims, "count") }?;
+    let count: Vec<u64> = unsafe { from_c::u64s(raw.count, ndims, "count") }?;
     let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
     let convert = transfer_convert(raw.xfer_flags)?;
     let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;
@@ -104,7 +104,7 @@ pub unsafe extern "C" fn dah5_write_block(
         xfer_flags,
     };
     // SAFETY: by this function's contract, `buf` holds the block's bytes.
-    let buffer = |len| unsafe { args::source(buf, len, "buf") }.map(Buffer::Source);
+    let buffer = |len| unsafe { from_c::source(buf, len, "buf") }.map(Buffer::Source);
     transfer(dataset, is_collective(xfer_flags), |d| {
         // SAFETY: by this function's contract.
         unsafe { block_request(d, &raw, buffer) }.map(WriteBlock::new)
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn dah5_read_block(
         xfer_flags,
     };
     // SAFETY: by this function's contract, `buf` has room for the block's bytes.
-    let buffer = |len| unsafe { args::sink(buf, len, "buf") }.map(Buffer::Sink);
+    let buffer = |len| unsafe { from_c::sink(buf, len, "buf") }.map(Buffer::Sink);
     transfer(dataset, is_collective(xfer_flags), |d| {
         // SAFETY: by this function's contract.
         unsafe { block_request(d, &raw, buffer) }.map(ReadBlock::new)

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, DAH5_DARRAY_SUBFILED, check_known};
 use crate::ffi::dataset::{dataset_request, hand_out};
 use crate::ffi::options::dah5_dataset_options;
-use crate::ffi::{self, args, dah5_dataset, dah5_file};
+use crate::ffi::{self, dah5_dataset, dah5_file, from_c};
 
 /// Write a distributed array: every rank passes the global dims and its own block, and the
 /// library creates the dataset, records the decomposition in it, and writes every block.
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn dah5_darray_write(
         }?;
         let len = byte_len(&request.count, request.dataset.dtype.size(), "count")?;
         // SAFETY: `buf` holds the block's `len` bytes by the contract.
-        request.data = Some(unsafe { args::source(buf, len, "buf") }?);
+        request.data = Some(unsafe { from_c::source(buf, len, "buf") }?);
         Ok(request)
     };
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
@@ -149,15 +149,15 @@ unsafe fn darray_request<'a>(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> Result<DarrayRequest<'a>> {
-    args::out(dataset_out, "dataset_out")?;
+    from_c::out(dataset_out, "dataset_out")?;
     // SAFETY: by this function's contract.
     let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
     let n = ndims as usize;
     // SAFETY: `offset` and `count` have `ndims` entries by the contract.
     let (offset, count) = unsafe {
         (
-            args::u64s(offset, n, "offset")?,
-            args::u64s(count, n, "count")?,
+            from_c::u64s(offset, n, "offset")?,
+            from_c::u64s(count, n, "count")?,
         )
     };
     let known = DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL | DAH5_DARRAY_SUBFILED;
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn dah5_darray_blocks(
     counts_out: *mut u64,
 ) -> i32 {
     ffi::local("dah5_darray_blocks", dataset, |dataset| {
-        args::out(nblocks_out, "nblocks_out")?;
+        from_c::out(nblocks_out, "nblocks_out")?;
         let (offsets, counts) = dataset.block_table()?;
         let nblocks = offsets.len();
         if capacity > 0 {
@@ -208,8 +208,8 @@ pub unsafe extern "C" fn dah5_darray_blocks(
                     "capacity = {capacity} but the dataset has {nblocks} blocks"
                 )));
             }
-            args::out(offsets_out, "offsets_out")?;
-            args::out(counts_out, "counts_out")?;
+            from_c::out(offsets_out, "offsets_out")?;
+            from_c::out(counts_out, "counts_out")?;
             let (offsets, counts) = (offsets.concat(), counts.concat());
             // SAFETY: both have room for capacity × ndims >= nblocks × ndims entries.
             unsafe {
@@ -245,8 +245,8 @@ pub unsafe extern "C" fn dah5_darray_partition(
     count_out: *mut u64,
 ) -> i32 {
     ffi::local("dah5_darray_partition", dataset, |dataset| {
-        args::out(offset_out, "offset_out")?;
-        args::out(count_out, "count_out")?;
+        from_c::out(offset_out, "offset_out")?;
+        from_c::out(count_out, "count_out")?;
         if nranks < 1 || rank < 0 || rank >= nranks {
             return Err(Error::invalid(format!(
                 "rank = {rank} of nranks = {nranks}: need 0 <= rank < nranks"

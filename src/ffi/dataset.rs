@@ -6,14 +6,14 @@ use crate::core::collective::{self, Collective, Members};
 use crate::core::dataset::{
     CloseDataset, CreateDataset, Dataset, DatasetRequest, Extend, OpenDataset,
 };
-use crate::core::dims::SetDimNames;
+use crate::core::dimension_names::SetDimNames;
 use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_code, dtype_from_code};
 use crate::ffi::handles::{self, Registry, registry, token};
 use crate::ffi::options::{dah5_dataset_options, dataset_options};
-use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file};
+use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c};
 
 /// Create a dataset: contiguous, allocated now, not filled (unless `DAH5_FILL_ZEROS`).
 ///
@@ -43,7 +43,7 @@ pub unsafe extern "C" fn dah5_dataset_create(
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
     let request = |file: &File| {
-        args::out(dataset_out, "dataset_out")?;
+        from_c::out(dataset_out, "dataset_out")?;
         // SAFETY: by this function's contract.
         let request = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
         CreateDataset::checked(file, request)
@@ -67,11 +67,11 @@ pub(crate) unsafe fn dataset_request(
     options: *const dah5_dataset_options,
 ) -> Result<DatasetRequest> {
     // SAFETY: by this function's contract.
-    let name = unsafe { args::string(name, "name") }?;
+    let name = unsafe { from_c::string(name, "name") }?;
     let dtype = dtype_from_code(dtype, "dtype")?;
     check_ndims(ndims as usize)?;
     // SAFETY: `dims` has `ndims` entries by this function's contract.
-    let dims = unsafe { args::u64s(dims, ndims as usize, "dims") }?;
+    let dims = unsafe { from_c::u64s(dims, ndims as usize, "dims") }?;
     // SAFETY: by this function's contract.
     let options = unsafe { dataset_options(options) }?;
     Ok(DatasetRequest {
@@ -114,9 +114,9 @@ pub unsafe extern "C" fn dah5_dataset_open(
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
     let request = |_: &File| {
-        args::out(dataset_out, "dataset_out")?;
+        from_c::out(dataset_out, "dataset_out")?;
         // SAFETY: by this function's contract.
-        let name = unsafe { args::string(name, "name") }?;
+        let name = unsafe { from_c::string(name, "name") }?;
         Ok(OpenDataset(name.to_string()))
     };
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn dah5_dataset_dtype(
     dtype_out: *mut i32,
 ) -> i32 {
     ffi::dataset_facts("dah5_dataset_dtype", dataset, |facts| {
-        args::out(dtype_out, "dtype_out")?;
+        from_c::out(dtype_out, "dtype_out")?;
         let code = dtype_code(facts.dtype);
         // SAFETY: checked non-NULL.
         unsafe { *dtype_out = code };
@@ -210,7 +210,7 @@ pub unsafe extern "C" fn dah5_dataset_ndims(
     ndims_out: *mut u32,
 ) -> i32 {
     ffi::dataset_facts("dah5_dataset_ndims", dataset, |facts| {
-        args::out(ndims_out, "ndims_out")?;
+        from_c::out(ndims_out, "ndims_out")?;
         let ndims = facts.dims.len() as u32;
         // SAFETY: checked non-NULL.
         unsafe { *ndims_out = ndims };
@@ -234,7 +234,7 @@ pub unsafe extern "C" fn dah5_dataset_dims(
     dims_out: *mut u64,
 ) -> i32 {
     ffi::dataset_facts("dah5_dataset_dims", dataset, |facts| {
-        args::out(dims_out, "dims_out")?;
+        from_c::out(dims_out, "dims_out")?;
         let dims = &facts.dims;
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(
@@ -278,7 +278,7 @@ pub unsafe extern "C" fn dah5_dataset_set_dim_names(
     let request = |_: &Dataset| {
         check_ndims(ndims as usize)?;
         // SAFETY: `names` has `ndims` entries by the contract.
-        unsafe { args::strings(names, ndims as usize, "names") }.map(SetDimNames::new)
+        unsafe { from_c::strings(names, ndims as usize, "names") }.map(SetDimNames::new)
     };
     ffi::collective(dataset, request, |_, ()| Ok(()))
 }
@@ -306,7 +306,7 @@ pub unsafe extern "C" fn dah5_dataset_extend(
     let request = |_: &Dataset| {
         check_ndims(ndims as usize)?;
         // SAFETY: `new_dims` has `ndims` entries by the contract.
-        unsafe { args::u64s(new_dims, ndims as usize, "new_dims") }.map(Extend)
+        unsafe { from_c::u64s(new_dims, ndims as usize, "new_dims") }.map(Extend)
     };
     boundary(Extend::NAME, || {
         let dims = ffi::run_held(dataset, |target| {

@@ -4,15 +4,15 @@
 use std::ffi::{c_char, c_void};
 
 use crate::core::block::{Buffer, Direction};
-use crate::core::direct::{self, Direct, DirectPlan, Locks};
 use crate::core::shape::{byte_len, check_ndims};
+use crate::core::without_mpi::{self, Direct, DirectPlan, Locks};
 use crate::error::{Error, Result};
 use crate::ffi::consts::{
     DAH5_DIRECT_LOCK, DAH5_NO_FILE_LOCKING, DAH5_ORDER_F, DAH5_RDONLY, DAH5_RDWR, DAH5_TRUNC,
     check_known, dtype_code, dtype_from_code, order, writable,
 };
 use crate::ffi::handles::{self, registry};
-use crate::ffi::{self, args, boundary, dah5_direct, handle_ptr};
+use crate::ffi::{self, boundary, dah5_direct, from_c, handle_ptr};
 
 /// Create (or add to) an HDF5 file a dataset for direct mode: contiguous, allocated now,
 /// never filled, 1 MiB aligned; with `nblocks` > 0, also the block table (the workers'
@@ -54,9 +54,9 @@ pub unsafe extern "C" fn dah5_direct_create(
         // SAFETY: by this function's contract.
         let (path, name, dims) = unsafe {
             (
-                args::string(path, "path")?,
-                args::string(name, "name")?,
-                args::u64s(dims, n, "dims")?,
+                from_c::string(path, "path")?,
+                from_c::string(name, "name")?,
+                from_c::u64s(dims, n, "dims")?,
             )
         };
         let blocks = if nblocks == 0 {
@@ -66,14 +66,14 @@ pub unsafe extern "C" fn dah5_direct_create(
             // SAFETY: nblocks × ndims entries each, by the contract.
             let (o, c) = unsafe {
                 (
-                    args::u64s(offsets, len, "offsets")?,
-                    args::u64s(counts, len, "counts")?,
+                    from_c::u64s(offsets, len, "offsets")?,
+                    from_c::u64s(counts, len, "counts")?,
                 )
             };
             let rows = |v: Vec<u64>| v.chunks(n).map(<[u64]>::to_vec).collect();
             Some((rows(o), rows(c)))
         };
-        direct::create(DirectPlan {
+        without_mpi::create(DirectPlan {
             path: path.to_string(),
             name: name.to_string(),
             dtype: dtype_from_code(dtype, "dtype")?,
@@ -109,14 +109,15 @@ pub unsafe extern "C" fn dah5_direct_open(
     direct_out: *mut *mut dah5_direct,
 ) -> i32 {
     boundary("dah5_direct_open", || {
-        args::out(direct_out, "direct_out")?;
+        from_c::out(direct_out, "direct_out")?;
         check_known(
             flags,
             DAH5_RDONLY | DAH5_RDWR | DAH5_ORDER_F | DAH5_DIRECT_LOCK | DAH5_NO_FILE_LOCKING,
             "flags",
         )?;
         // SAFETY: by this function's contract.
-        let (path, name) = unsafe { (args::string(path, "path")?, args::string(name, "name")?) };
+        let (path, name) =
+            unsafe { (from_c::string(path, "path")?, from_c::string(name, "name")?) };
         let writable = writable(flags)?;
         let locks = Locks {
             hdf5: flags & DAH5_NO_FILE_LOCKING == 0,
@@ -149,8 +150,8 @@ unsafe fn transfer<'a>(
         // SAFETY: ndims entries by this function's contract.
         let (offset, count): (Vec<u64>, Vec<u64>) = unsafe {
             (
-                args::u64s(offset, n, "offset")?,
-                args::u64s(count, n, "count")?,
+                from_c::u64s(offset, n, "offset")?,
+                from_c::u64s(count, n, "count")?,
             )
         };
         let mem_dtype = dtype_from_code(mem_dtype, "mem_dtype")?;
@@ -177,7 +178,7 @@ pub unsafe extern "C" fn dah5_direct_write_block(
     buf: *const c_void,
 ) -> i32 {
     // SAFETY: by this function's contract, `buf` holds the block's bytes.
-    let buffer = |len| unsafe { args::source(buf, len, "buf") }.map(Buffer::Source);
+    let buffer = |len| unsafe { from_c::source(buf, len, "buf") }.map(Buffer::Source);
     // SAFETY: by this function's contract.
     unsafe {
         transfer(
@@ -208,7 +209,7 @@ pub unsafe extern "C" fn dah5_direct_read_block(
     buf: *mut c_void,
 ) -> i32 {
     // SAFETY: by this function's contract, `buf` has room for the block's bytes.
-    let buffer = |len| unsafe { args::sink(buf, len, "buf") }.map(Buffer::Sink);
+    let buffer = |len| unsafe { from_c::sink(buf, len, "buf") }.map(Buffer::Sink);
     // SAFETY: by this function's contract.
     unsafe {
         transfer(
@@ -240,9 +241,9 @@ pub unsafe extern "C" fn dah5_direct_shape(
     dims_out: *mut u64,
 ) -> i32 {
     ffi::local("dah5_direct_shape", direct, |opened| {
-        args::out(dtype_out, "dtype_out")?;
-        args::out(ndims_out, "ndims_out")?;
-        args::out(dims_out, "dims_out")?;
+        from_c::out(dtype_out, "dtype_out")?;
+        from_c::out(ndims_out, "ndims_out")?;
+        from_c::out(dims_out, "dims_out")?;
         let dims = opened.dims();
         if dims.len() > capacity as usize {
             return Err(Error::invalid(format!(

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
 use crate::ffi::handles::{self, Handle, registry, token, try_registry};
 use crate::ffi::options::{dah5_file_options, file_options};
-use crate::ffi::{self, args, boundary, dah5_dataset, dah5_file, handle_ptr};
+use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c, handle_ptr};
 
 /// Shared body of create and open: parse this rank's arguments (keeping a local error for
 /// the agreement), create or open collectively with `open`, register the handle.
@@ -33,11 +33,11 @@ unsafe fn open_file(
         File::at_exit(left_open_at_exit);
         let request = (|| {
             // SAFETY: by this function's contract.
-            let path = unsafe { args::string(path, "path") }?;
+            let path = unsafe { from_c::string(path, "path") }?;
             let (access, order) = parse_flags(flags)?;
             // SAFETY: by this function's contract (options, and its mpi_hints string).
             let options = unsafe { file_options(options) }?;
-            args::out(file_out, "file_out")?;
+            from_c::out(file_out, "file_out")?;
             Ok(FileRequest {
                 path: path.to_string(),
                 access,

@@ -8,9 +8,9 @@ use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::core::dataset::Dataset;
-use crate::core::direct::Direct;
 use crate::core::file::File;
 use crate::core::process;
+use crate::core::without_mpi::Direct;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 

@@ -1,7 +1,6 @@
 //! The C ABI: the only place with `extern "C"` functions. Each one is thin: it checks
 //! pointers, turns C values into core types, calls core, and maps the error to a status.
 
-mod args;
 pub mod attr;
 pub mod block;
 pub mod consts;
@@ -9,6 +8,7 @@ pub mod darray;
 pub mod dataset;
 pub mod direct;
 pub mod file;
+mod from_c;
 mod handles;
 pub mod library;
 pub mod options;

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::ffi::consts::{
     DAH5_ATOMIC, DAH5_FILL_ZEROS, DAH5_NO_CHECKS, DAH5_NO_FILE_LOCKING, DAH5_SHUFFLE, check_known,
 };
-use crate::ffi::{args, boundary};
+use crate::ffi::{boundary, from_c};
 
 /// The newest `version` of `dah5_file_options`; this library reads every version from 1.
 pub const DAH5_FILE_OPTIONS_VERSION: u32 = 2;
@@ -188,7 +188,7 @@ unsafe fn read<T: Versioned>(p: *const T) -> Result<T> {
 /// # Safety
 /// `out` is NULL or points to at least the size of a `T` of `version`, writable.
 unsafe fn init<T: Versioned>(out: *mut T, version: u32) -> Result<()> {
-    args::out(out, "options_out")?;
+    from_c::out(out, "options_out")?;
     let size = size_at::<T>(version, "version")?;
     let mut defaults = T::default();
     defaults.set_version(version);
@@ -290,7 +290,7 @@ pub unsafe fn file_options(options: *const dah5_file_options) -> Result<FileOpti
         Vec::new()
     } else {
         // SAFETY: non-NULL and NUL-terminated by this function's contract.
-        parse_hints(unsafe { args::string(options.mpi_hints, "options->mpi_hints") }?)?
+        parse_hints(unsafe { from_c::string(options.mpi_hints, "options->mpi_hints") }?)?
     };
     let tuning = Tuning {
         alignment_threshold: options.alignment_threshold,

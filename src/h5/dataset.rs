@@ -116,7 +116,7 @@ pub fn storage(dataset: &Id) -> Result<Storage> {
 }
 
 /// The ids of one transfer: what the buffer holds, where it goes, how it moves.
-pub struct Transfer<'a> {
+pub struct TransferIds<'a> {
     pub dataset: &'a Id,
     pub mem_type: &'a Id,
     pub mem_space: &'a Id,
@@ -125,7 +125,7 @@ pub struct Transfer<'a> {
 }
 
 /// Write `buf`, which holds exactly the elements selected in `mem_space`.
-pub fn write(t: &Transfer<'_>, buf: &[u8]) -> Result<()> {
+pub fn write(t: &TransferIds<'_>, buf: &[u8]) -> Result<()> {
     let ids = (
         t.dataset.raw(),
         t.mem_type.raw(),
@@ -168,8 +168,8 @@ pub fn read_whole(dataset: &Id, mem_type: &Id, buf: &mut [u8]) -> Result<()> {
     read(&whole(dataset, mem_type, &all, &dxpl), buf)
 }
 
-fn whole<'a>(dataset: &'a Id, mem_type: &'a Id, all: &'a Id, dxpl: &'a Id) -> Transfer<'a> {
-    Transfer {
+fn whole<'a>(dataset: &'a Id, mem_type: &'a Id, all: &'a Id, dxpl: &'a Id) -> TransferIds<'a> {
+    TransferIds {
         dataset,
         mem_type,
         mem_space: all,
@@ -179,7 +179,7 @@ fn whole<'a>(dataset: &'a Id, mem_type: &'a Id, all: &'a Id, dxpl: &'a Id) -> Tr
 }
 
 /// Read into `buf`, which has room for exactly the elements selected in `mem_space`.
-pub fn read(t: &Transfer<'_>, buf: &mut [u8]) -> Result<()> {
+pub fn read(t: &TransferIds<'_>, buf: &mut [u8]) -> Result<()> {
     let ids = (
         t.dataset.raw(),
         t.mem_type.raw(),

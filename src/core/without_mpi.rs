@@ -14,9 +14,9 @@ use std::os::unix::fs::FileExt;
 
 use crate::core::block::{Buffer, Direction};
 use crate::core::block_table::{BlockTable, Blocks, RowWriter};
+use crate::core::disk_space;
 use crate::core::layout::Layout;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
-use crate::core::space;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
@@ -49,7 +49,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
     let storage_dims = plan.order.to_storage(&plan.dims);
     check_dims(&storage_dims, plan.dtype.size())?;
     let bytes = data_bytes(&storage_dims, plan.dtype.size());
-    space::check_room(&plan.path, &plan.name, bytes)?;
+    disk_space::check_room(&plan.path, &plan.name, bytes)?;
     let table = plan
         .blocks
         .map(|(offsets, counts)| {
@@ -92,9 +92,9 @@ pub fn create(plan: DirectPlan) -> Result<()> {
     .map_err(|e| e.context(format_args!("dataset {:?}", plan.name)))?;
     let offset = h5::dataset::storage(&dataset)?.offset;
     dataset.close()?;
-    if let (Some(offset), true) = (offset, space::worth_reserving(bytes)) {
-        // The workers' pwrites then cannot run out of space (see space::reserve).
-        if let Err(e) = space::reserve(&plan.path, &plan.name, offset, bytes) {
+    if let (Some(offset), true) = (offset, disk_space::worth_reserving(bytes)) {
+        // The workers' pwrites then cannot run out of space (see disk_space::reserve).
+        if let Err(e) = disk_space::reserve(&plan.path, &plan.name, offset, bytes) {
             h5::dataset::unlink(&file, &plan.name)?;
             file.close()?;
             return Err(e);

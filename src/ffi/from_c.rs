@@ -23,7 +23,7 @@ pub unsafe fn string<'a>(p: *const c_char, parameter: &str) -> Result<&'a str> {
         .map_err(|_| Error::invalid(format!("{parameter} is not valid UTF-8")))
 }
 
-/// An array argument of `len` u64s, copied into a `Vec` or [`Dims`](crate::in_place::Dims) (it is at most 32
+/// An array argument of `len` u64s, copied into a `Vec` or [`Dims`](crate::inline_storage::Dims) (it is at most 32
 /// entries).
 ///
 /// # Safety
