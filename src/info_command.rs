@@ -8,9 +8,10 @@
 
 use std::fmt::Write;
 
-use crate::core::block_table::{Recorded, TABLES_GROUP};
+use crate::core::block_table::Recorded;
 use crate::core::dataset::absolute;
 use crate::core::dimension_names::is_dimension_only;
+use crate::core::names::TABLES_GROUP;
 use crate::core::shape::{Order, element_count};
 use crate::core::subfiled::Subfiles;
 use crate::error::{Error, Result};

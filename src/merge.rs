@@ -7,7 +7,7 @@
 //! in every dah5 program. A failed merge removes OUT.
 
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
-use crate::core::block_table::{BlockTable, TABLES_GROUP};
+use crate::core::block_table::BlockTable;
 use crate::core::collective;
 use crate::core::darray::partition;
 use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
@@ -16,6 +16,7 @@ use crate::core::file::{
     Access, CloseFile, File, FileCall, FileOptions, FileRequest, checks_from_env,
     file_sync_from_env,
 };
+use crate::core::names::TABLES_GROUP;
 use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};

@@ -5,16 +5,12 @@ use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::shape::{byte_len, check_block};
-use crate::core::split::{self, DEFAULT_MAX_PIECE_BYTES, Piece};
+use crate::core::split::{self, Piece, max_piece_bytes};
 use crate::core::subfiled::Subfiles;
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::mpi::agree::{agree, decode_failure, failure_word};
-
-/// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
-/// exercise splitting with small data).
-pub(crate) const MAX_PIECE_ENV: &str = "DAH5_MAX_PIECE_BYTES";
 
 /// The caller's memory: read from by a write, written to by a read.
 pub enum Buffer<'a> {
@@ -129,18 +125,6 @@ impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
 
     fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
         dataset.transfer(self.request, self.pieces, calls as usize)
-    }
-}
-
-pub(crate) fn max_piece_bytes() -> Result<u64> {
-    match crate::os::setting(MAX_PIECE_ENV)? {
-        None => Ok(DEFAULT_MAX_PIECE_BYTES),
-        Some(text) => text.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-            Error::invalid(format!(
-                "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
-                     MPI-IO call moves); set one, or unset it for the default"
-            ))
-        }),
     }
 }
 

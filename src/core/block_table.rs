@@ -29,7 +29,7 @@ use std::cell::OnceCell;
 use crate::core::attr::{AttrValue, write_value};
 use crate::core::dataset::absolute;
 use crate::core::layout::Layout;
-use crate::core::names::{self, Wanted};
+use crate::core::names::{self, TABLES_GROUP, Wanted};
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -38,9 +38,6 @@ use crate::h5::attr::Place;
 use crate::h5::id::Id;
 
 pub(crate) const SCHEMA_VERSION: u32 = 2;
-
-/// The group that holds every darray's table dataset.
-pub(crate) const TABLES_GROUP: &str = "/dah5_blocks";
 
 /// Where the table of the darray `name` (a path from the root) is kept.
 pub fn table_path(name: &str) -> String {

@@ -19,10 +19,30 @@
 //! agrees at once; its HDF5 close waits all the same. A close with collective work of its
 //! own (a subfiled darray being written) agrees at once, in its own call.
 
-use crate::error::Result;
+use std::sync::MutexGuard;
+
+use crate::error::{Error, Result};
 use crate::h5::id::Id;
 use crate::mpi::agree::{Later, complete_later};
 use crate::mpi::comm::Comm;
+
+/// What holds dataset closes for the next collective call (a file): the collective step
+/// settles them before its agreement and finishes them after it (`core::collective`).
+pub trait HeldCloses {
+    fn closes(&self) -> MutexGuard<'_, Closes>;
+
+    /// Remember a failure to carry out an agreed close, for the file's close to report.
+    fn record_failure(&self, error: &Error);
+
+    /// After an agreement: close the datasets it agreed were closed. A failure is
+    /// remembered like a failed write (the ranks are past the agreement and go on alike;
+    /// `dah5_file_close` reports it on every rank).
+    fn finish_closes(&self) {
+        if let Err(e) = self.closes().close_agreed() {
+            self.record_failure(&e);
+        }
+    }
+}
 
 /// The datasets of one file this rank let go of that HDF5 has not closed yet.
 #[derive(Debug, Default)]

@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use crate::core::file::FileShared;
+use crate::core::closing::HeldCloses;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::mpi::agree::{agree, agree_if_ready};
@@ -39,7 +39,7 @@ pub trait Members {
 
     /// The file whose held dataset closes the agreement covers; none before a file is
     /// open.
-    fn file(&self) -> Option<&FileShared> {
+    fn file(&self) -> Option<&dyn HeldCloses> {
         None
     }
 }
@@ -122,7 +122,7 @@ pub fn run_in_section<C: Collective>(
 /// call fails on every rank; after a timeout nothing can be agreed, and the outer error
 /// returns at once.
 pub fn settle_closes(target: &impl Members) -> Result<Result<()>> {
-    match target.file().map(|f| f.closes().settle(&f.comm)) {
+    match target.file().map(|f| f.closes().settle(target.comm())) {
         Some(Err(e)) if target.comm().is_broken() => Err(e),
         Some(settled) => Ok(settled),
         None => Ok(Ok(())),

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::core::block_table::Recorded;
+use crate::core::closing::HeldCloses;
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::disk_space;
 use crate::core::file::{File, FileShared};
@@ -350,8 +351,8 @@ impl Members for Dataset {
         &self.file.comm
     }
 
-    fn file(&self) -> Option<&FileShared> {
-        Some(&self.file)
+    fn file(&self) -> Option<&dyn HeldCloses> {
+        Some(&*self.file)
     }
 
     fn checked(&self) -> bool {

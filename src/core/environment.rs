@@ -4,11 +4,15 @@
 //! ignored without a word. Where they are read later, a refused value is taken for the
 //! default (`os::switched_off`, `timeout::timeout_from_env`): it never got that far.
 
-use crate::core::block::max_piece_bytes;
-use crate::core::file::CHECKS_ENV;
+use crate::core::split::max_piece_bytes;
 use crate::error::Result;
 use crate::mpi::board::SHARED_MEMORY_ENV;
 use crate::{h5, mpi, os};
+
+/// Environment variable: `off` (a switch, `os::switch`) turns the agreement of collective
+/// calls off for every file the process opens (as the file option `DAH5_NO_CHECKS`), for
+/// production runs of code that ran with checks on before.
+pub(crate) const CHECKS_ENV: &str = "DAH5_CHECKS";
 
 /// Fail, naming the variable and what it takes, if one of dah5's variables holds a value
 /// dah5 cannot read. Local.

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::core::alignment;
 use crate::core::block_table::RowWriter;
-use crate::core::closing::Closes;
+use crate::core::closing::{Closes, HeldCloses};
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
@@ -62,14 +62,9 @@ pub struct FileOptions {
     pub file_sync: Option<bool>,
 }
 
-/// Environment variable: `off` (a switch, `os::switch`) turns the agreement of collective
-/// calls off for every file the process opens (as the file option `DAH5_NO_CHECKS`), for
-/// production runs of code that ran with checks on before.
-pub(crate) const CHECKS_ENV: &str = "DAH5_CHECKS";
-
 /// Whether the environment leaves the checks on.
 pub fn checks_from_env() -> bool {
-    !crate::os::switched_off(CHECKS_ENV)
+    !crate::os::switched_off(environment::CHECKS_ENV)
 }
 
 impl FileRequest {
@@ -371,6 +366,16 @@ pub struct FileShared {
     stamp: Option<Stamp>,
 }
 
+impl HeldCloses for FileShared {
+    fn closes(&self) -> MutexGuard<'_, Closes> {
+        self.closes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn record_failure(&self, error: &Error) {
+        FileShared::record_failure(self, error)
+    }
+}
+
 impl FileShared {
     /// Who writes the rows of the file's block tables: rank 0, collectively where MPI-IO
     /// does not make writes visible at once.
@@ -414,20 +419,6 @@ impl FileShared {
     pub(crate) fn open_dataset(&self, path: &str) -> Option<hid_t> {
         let open = self.open_datasets.lock().unwrap_or_else(|e| e.into_inner());
         open.iter().find(|(p, _)| &**p == path).map(|&(_, raw)| raw)
-    }
-
-    /// The datasets this rank closed that HDF5 has not closed yet (see `core::closing`).
-    pub(crate) fn closes(&self) -> MutexGuard<'_, Closes> {
-        self.closes.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// After an agreement: close the datasets it agreed were closed. A failure is
-    /// remembered like a failed write (the ranks are past the agreement and go on alike;
-    /// `dah5_file_close` reports it on every rank).
-    pub(crate) fn finish_closes(&self) {
-        if let Err(e) = self.closes().close_agreed() {
-            self.record_failure(&e);
-        }
     }
 
     /// Before a read-only handle returns what the file holds: fail with
@@ -506,8 +497,8 @@ impl Members for File {
         &self.shared.comm
     }
 
-    fn file(&self) -> Option<&FileShared> {
-        Some(&self.shared)
+    fn file(&self) -> Option<&dyn HeldCloses> {
+        Some(&*self.shared)
     }
 
     fn checked(&self) -> bool {

@@ -2,11 +2,14 @@
 //! and, when HDF5 could not make or find an object, what was wrong with the name, said
 //! about the name (HDF5's own words are about its internals, "message type not found").
 
-use crate::core::block_table::TABLES_GROUP;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::group::{Along, Kind};
 use crate::h5::id::Id;
+
+/// The group that holds every darray's table dataset (`core::block_table`): a name dah5
+/// keeps for itself.
+pub(crate) const TABLES_GROUP: &str = "/dah5_blocks";
 
 /// What is wrong with the path `name`, if anything: a component that is empty (two '/' in
 /// a row) or "." (HDF5 reads both as no step at all, so dah5 would know the object by

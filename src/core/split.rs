@@ -5,8 +5,28 @@
 //! makes pieces small enough; every piece is contiguous in the caller's buffer, so no copy is
 //! needed: a piece is a pointer offset plus a hyperslab.
 
+use crate::error::{Error, Result};
+
 /// Default largest piece: 1 GiB, well under the 2 GiB - 1 that MPI's `int` count allows.
-pub(crate) const DEFAULT_MAX_PIECE_BYTES: u64 = 1 << 30;
+const DEFAULT_MAX_PIECE_BYTES: u64 = 1 << 30;
+
+/// Environment variable that lowers the largest piece of one MPI-IO call (tests use it to
+/// exercise splitting with small data).
+const MAX_PIECE_ENV: &str = "DAH5_MAX_PIECE_BYTES";
+
+/// The largest piece of one MPI-IO call: [`DEFAULT_MAX_PIECE_BYTES`], or what
+/// `DAH5_MAX_PIECE_BYTES` says.
+pub(crate) fn max_piece_bytes() -> Result<u64> {
+    match crate::os::setting(MAX_PIECE_ENV)? {
+        None => Ok(DEFAULT_MAX_PIECE_BYTES),
+        Some(text) => text.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+            Error::invalid(format!(
+                "{MAX_PIECE_ENV}={text:?} is not a positive number of bytes (the most one \
+                     MPI-IO call moves); set one, or unset it for the default"
+            ))
+        }),
+    }
+}
 
 /// One contiguous run of the caller's buffer and the hyperslab of the block it lands in.
 #[derive(Clone, Debug, PartialEq, Eq)]
