@@ -428,7 +428,7 @@ typedef struct dah5_file_options {
   /**
    * Their file address is a multiple of this. 0 (the default): dah5 chooses it when the
    * file is created or opened, from the file system that holds it: the stripe size on
-   * Lustre, the block size on GPFS, 1 MiB elsewhere.
+   * Lustre, the block size on GPFS, 1 MiB elsewhere. At most 4 GiB.
    */
   uint64_t alignment;
   /**

@@ -29,6 +29,11 @@ const GPFS: u64 = 0x4750_4653;
 const SMALLEST: u64 = 64 << 10;
 const LARGEST: u64 = 64 << 20;
 
+/// The largest alignment the options may ask for: Lustre's largest stripe size. Beyond it
+/// objects start terabytes apart; HDF5 then fails to write them, and closing such a file
+/// crashed in `MPI_Finalize`.
+pub(crate) const LARGEST_BY_HAND: u64 = 4 << 30;
+
 /// The alignment for the file `name` (as given to dah5), from the file system that holds it
 /// (or will: its directory).
 pub fn for_file(name: &str) -> u64 {

@@ -120,6 +120,10 @@ impl Room {
             .as_ref()
             .and_then(|f| f.metadata().ok())
             .map_or(0, |m| m.len());
+        // What the file holds is its own already: reserving from its start would put blocks
+        // in the holes HDF5 left between aligned objects (a 16 MiB alignment's gaps took
+        // 60 MiB of disk at a reopen), which nothing ever writes.
+        reserved.to = reserved.end;
         reserved.file = file;
     }
 

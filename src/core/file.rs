@@ -89,6 +89,14 @@ impl FileRequest {
                 &long[..long.floor_char_boundary(16)]
             )));
         }
+        let alignment = self.options.tuning.alignment;
+        if alignment > alignment::LARGEST_BY_HAND {
+            return Err(Error::invalid(format!(
+                "options.alignment = {alignment} is more than 4 GiB (Lustre's largest stripe \
+                 size): objects would start that far apart. Pass the file system's stripe or \
+                 block size, or 0 to let dah5 choose it"
+            )));
+        }
         if std::path::Path::new(file_name::os_path(&self.path)).is_dir() {
             return Err(Error::invalid(format!(
                 "path {:?} is a directory, not a file",

@@ -42,7 +42,7 @@ pub struct dah5_file_options {
     pub alignment_threshold: u64,
     /// Their file address is a multiple of this. 0 (the default): dah5 chooses it when the
     /// file is created or opened, from the file system that holds it: the stripe size on
-    /// Lustre, the block size on GPFS, 1 MiB elsewhere.
+    /// Lustre, the block size on GPFS, 1 MiB elsewhere. At most 4 GiB.
     pub alignment: u64,
     /// `H5Pset_meta_block_size`: small metadata is packed into blocks this big; 0 keeps
     /// HDF5's default (2 KiB).
