@@ -770,3 +770,27 @@ fn with_the_checks_off_a_correct_program_runs_and_a_rank_alone_cannot_turn_them_
     assert_eq!(out.matches("mixed checks refused").count(), 3, "{out}");
     assert!(!dir.join("mixed.h5").exists(), "no file made");
 }
+
+#[test]
+fn a_path_that_names_different_files_on_different_ranks_is_refused_at_once() {
+    // tests/c/places.c: rank 1 works in another directory. A create, an open of a file only
+    // rank 0 has, and a read-write open of two different files each fail on every rank with
+    // one status (they hung in MPI_File_open, or wrote each rank's metadata into its own
+    // file); from one directory the same open works. h5py: each rank's file holds what it
+    // was made with, plus what the open from one directory added.
+    let exe = build_c(&["tests/c/places.c"], "places");
+    let dir = scratch("places");
+    let out = mpiexec_ok(2, &exe, &[], &[], &dir);
+    assert_eq!(out.matches("places OK").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("one file on every rank, whatever its working directory")
+            .count(),
+        6,
+        "{out}"
+    );
+    let check = "import h5py\n\
+                 assert sorted(h5py.File('both.h5', 'r')) == ['together', 'zero']\n\
+                 assert sorted(h5py.File('other/both.h5', 'r')) == ['one']\n\
+                 print('each file its own')\n";
+    assert!(python_inline(check, &dir).contains("each file its own"));
+}

@@ -148,6 +148,26 @@ impl FileRequest {
     }
 }
 
+/// How a mismatch of [`place_of`] is named.
+const PLACE: &str = "the file the path names (its inode, or its directory's for a create; \
+                     one file on every rank, whatever its working directory)";
+
+/// Which file `path` names on this rank, as a number the ranks can compare: the inode number
+/// of the file (an open) or of the directory it goes in (a create), 0 when there is none.
+/// Ranks whose path names different files (other working directories, a node-local copy)
+/// hung in `MPI_File_open`, or each wrote its metadata into its own file. Inode numbers are
+/// the file system's, the same on every client of a shared one.
+fn place_of(path: &str, create: bool) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let path = std::path::Path::new(file_name::os_path(path));
+    let place = match path.parent() {
+        Some(parent) if create && parent.as_os_str().is_empty() => std::path::Path::new("."),
+        Some(parent) if create => parent,
+        _ => path,
+    };
+    std::fs::metadata(place).map_or(0, |m| m.ino())
+}
+
 /// `dah5_file_create` (`CREATE`) or `dah5_file_open`: a rank's request for a file.
 pub struct FileCall<const CREATE: bool> {
     request: FileRequest,
@@ -157,6 +177,8 @@ pub struct FileCall<const CREATE: bool> {
     /// The alignment rank 0 chose from the file system (`core::alignment`) where the options
     /// leave it to dah5; 0 on the other ranks, or when the options set one.
     alignment: u64,
+    /// Which file the path names on this rank ([`place_of`]), compared by the agreement.
+    place: u64,
 }
 
 pub type CreateFile = FileCall<true>;
@@ -168,6 +190,7 @@ impl<const CREATE: bool> FileCall<CREATE> {
             request,
             lock: Ok(None),
             alignment: 0,
+            place: 0,
         }
     }
 }
@@ -201,15 +224,17 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
         } else {
             0
         };
+        let place = place_of(&request.path, CREATE);
         Ok(FileCall {
             request,
             lock,
             alignment,
+            place,
         })
     }
 
     fn args<'a>(&'a self, _comm: &'a Arc<Comm>) -> Args<'a> {
-        self.request.args(Self::NAME)
+        self.request.args(Self::NAME).number(PLACE, self.place)
     }
 
     /// Who holds the file, if another writer does (`Holder` as a number, 1 or 2), else 0;
