@@ -35,7 +35,12 @@ pub fn file_or_directory(name: &str) -> &std::path::Path {
     if path.exists() {
         return path;
     }
-    match path.parent() {
+    directory_of(name)
+}
+
+/// The directory the file `name` (as given to dah5) is in, or would be made in.
+pub fn directory_of(name: &str) -> &std::path::Path {
+    match std::path::Path::new(os_path(name)).parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => std::path::Path::new("."),
     }

@@ -133,6 +133,48 @@ fn every_hdf5_call_has_its_safety_comment() {
     );
 }
 
+/// Where the bracket opened just before `text` closes (`open` and `close` nest): the length
+/// of what it encloses, or all of `text` if it never closes.
+fn closing(text: &str, open: char, close: char) -> usize {
+    let mut depth = 1;
+    text.char_indices()
+        .find(|&(_, c)| {
+            depth += match c {
+                c if c == open => 1,
+                c if c == close => -1,
+                _ => 0,
+            };
+            depth == 0
+        })
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// The first path segment of each entry of a `use` group's inside (`a::b, c, d::{e, f}`
+/// gives `a`, `c`, `d`).
+fn group_heads(group: &str) -> Vec<&str> {
+    let mut heads = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in group.char_indices().chain([(group.len(), ',')]) {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                let head = group[start..i]
+                    .split("::")
+                    .next()
+                    .unwrap_or_default()
+                    .trim();
+                if !head.is_empty() {
+                    heads.push(head);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    heads
+}
+
 /// The body of every `h5call!(` in the code of `text` (not its comments): the text up to
 /// its closing parenthesis.
 fn h5call_bodies(text: &str) -> Vec<&str> {
@@ -143,19 +185,7 @@ fn h5call_bodies(text: &str) -> Vec<&str> {
             continue;
         }
         let body = &text[start + "h5call!(".len()..];
-        let mut depth = 1;
-        let end = body
-            .char_indices()
-            .find(|&(_, c)| {
-                depth += match c {
-                    '(' => 1,
-                    ')' => -1,
-                    _ => 0,
-                };
-                depth == 0
-            })
-            .map_or(body.len(), |(i, _)| i);
-        bodies.push(&body[..end]);
+        bodies.push(&body[..closing(body, '(', ')')]);
     }
     bodies
 }
@@ -250,36 +280,8 @@ fn imports_within(dir: &str) -> Vec<(String, Vec<String>)> {
             for (at, _) in code.match_indices(prefix.as_str()) {
                 let rest = &code[at + prefix.len()..];
                 if let Some(group) = rest.strip_prefix('{') {
-                    let mut depth = 0;
-                    let end = group
-                        .char_indices()
-                        .find(|&(_, c)| {
-                            depth += match c {
-                                '{' => 1,
-                                '}' => -1,
-                                _ => 0,
-                            };
-                            depth < 0
-                        })
-                        .map_or(group.len(), |(i, _)| i);
-                    let mut depth = 0;
-                    let mut entry = String::new();
-                    for c in group[..end].chars().chain([',']) {
-                        match c {
-                            '{' => depth += 1,
-                            '}' => depth -= 1,
-                            ',' if depth == 0 => {
-                                let first = entry.split("::").next().unwrap_or_default();
-                                if !first.trim().is_empty() {
-                                    targets.push(module_of(first));
-                                }
-                                entry.clear();
-                                continue;
-                            }
-                            _ => {}
-                        }
-                        entry.push(c);
-                    }
+                    let inside = &group[..closing(group, '{', '}')];
+                    targets.extend(group_heads(inside).into_iter().map(module_of));
                 } else {
                     let first: String = rest
                         .chars()

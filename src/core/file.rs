@@ -159,11 +159,9 @@ const PLACE: &str = "the file the path names (its inode, or its directory's for 
 /// the file system's, the same on every client of a shared one.
 fn place_of(path: &str, create: bool) -> u64 {
     use std::os::unix::fs::MetadataExt;
-    let path = std::path::Path::new(file_name::os_path(path));
-    let place = match path.parent() {
-        Some(parent) if create && parent.as_os_str().is_empty() => std::path::Path::new("."),
-        Some(parent) if create => parent,
-        _ => path,
+    let place = match create {
+        true => file_name::directory_of(path),
+        false => std::path::Path::new(file_name::os_path(path)),
     };
     std::fs::metadata(place).map_or(0, |m| m.ino())
 }
