@@ -9,11 +9,11 @@
 use std::fmt::Write;
 
 use crate::core::block_table::Recorded;
-use crate::core::dataset::absolute;
 use crate::core::dimension_names::is_dimension_only;
 use crate::core::names::TABLES_GROUP;
+use crate::core::names::absolute;
 use crate::core::shape::{Order, element_count};
-use crate::core::subfiled::Subfiles;
+use crate::core::subfiles::Subfiles;
 use crate::error::{Error, Result};
 use crate::file_name;
 use crate::h5;
@@ -158,7 +158,7 @@ fn describe_dataset(
                 state.push(format!(
                     "not tied to this file (written without {}, by an earlier dah5: a \
                      subfile of another write cannot be told)",
-                    crate::core::subfiled::ID_ATTR
+                    crate::core::subfiles::ID_ATTR
                 ));
             }
             writeln!(

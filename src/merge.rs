@@ -7,7 +7,7 @@
 //! in every dah5 program. A failed merge removes OUT.
 
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
-use crate::core::block_table::BlockTable;
+use crate::core::block_table::{BlockTable, RowWriter};
 use crate::core::collective;
 use crate::core::darray::partition;
 use crate::core::dataset::{CreateDataset, Dataset, DatasetRequest, OpenDataset};
@@ -65,7 +65,7 @@ const NOT_COPIED: [&str; 10] = [
     "dah5_nblocks",
     "dah5_complete",
     "dah5_block_table",
-    crate::core::subfiled::PREFIX_ATTR,
+    crate::core::subfiles::PREFIX_ATTR,
     "DIMENSION_LIST",
     "REFERENCE_LIST",
     "_Netcdf4Dimid",
@@ -247,7 +247,7 @@ fn copy_dataset(from: &File, to: &mut File, source: &mut Dataset, path: &str) ->
             Some(b"F") => Order::Fortran,
             _ => Order::C,
         };
-        table.write(&to.id, path, writer, to.shared.table_rows())?;
+        table.write(&to.id, path, writer, RowWriter::of(&to.shared))?;
     }
     Ok(target)
 }

@@ -347,34 +347,19 @@ fn circles(graph: &[(String, Vec<String>)]) -> Vec<String> {
 }
 
 /// Each folder reads from the bottom up: no two files of one folder import each other,
-/// directly or around a circle. The circles left from before this rule are listed and may
-/// only go (issue 29): a new or larger circle fails, and so does a listed one that is gone
-/// (take it off the list).
+/// directly or around a circle.
 #[test]
 fn no_import_circle_inside_a_folder() {
-    const LEFT: [&str; 1] =
-        ["src/core: attr block block_table darray dataset dimension_names file subfiled"];
-    let mut unexpected = Vec::new();
-    let mut found_all = Vec::new();
+    let mut found = Vec::new();
     for dir in ["src/core", "src/mpi", "src/h5", "src/ffi"] {
         let graph = imports_within(dir);
         assert!(graph.len() > 3, "{dir}: {graph:?}");
-        for circle in circles(&graph) {
-            let named = format!("{dir}: {circle}");
-            if !LEFT.contains(&named.as_str()) {
-                unexpected.push(named.clone());
-            }
-            found_all.push(named);
-        }
+        found.extend(circles(&graph).into_iter().map(|c| format!("{dir}: {c}")));
     }
-    let gone: Vec<_> = LEFT
-        .iter()
-        .filter(|c| !found_all.iter().any(|f| f == *c))
-        .collect();
     assert!(
-        unexpected.is_empty() && gone.is_empty(),
+        found.is_empty(),
         "import circles (files that import each other; move what both need to a file below \
-         them):\n{}\nlisted but gone (take them off LEFT): {gone:?}",
-        unexpected.join("\n")
+         them):\n{}",
+        found.join("\n")
     );
 }

@@ -6,7 +6,7 @@ use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::shape::{byte_len, check_block};
 use crate::core::split::{self, Piece, max_piece_bytes};
-use crate::core::subfiled::Subfiles;
+use crate::core::subfiles::{SubfiledRead, Subfiles};
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -342,7 +342,7 @@ impl Dataset {
     }
 
     /// A subfiled darray's transfer: to this rank's subfile, or from the subfiles the
-    /// block touches (`core::subfiled`).
+    /// block touches (`core::subfiles`).
     fn transfer_subfiled(&self, subfiles: &Subfiles, request: BlockRequest<'_>) -> Result<()> {
         let order = self.file.order;
         let (offset, count) = (
@@ -351,11 +351,31 @@ impl Dataset {
         );
         let mem_dtype = request.mem_dtype;
         match request.buffer {
-            Buffer::Source(data) => self.write_subfile(subfiles, &offset, &count, mem_dtype, data),
+            Buffer::Source(data) => {
+                subfiles.write_own(&self.file, self.name(), &offset, &count, mem_dtype, data)
+            }
             Buffer::Sink(buf) => {
+                let recorded = self.blocks.as_ref().filter(|r| r.complete);
+                let Some(recorded) = recorded else {
+                    return Err(Error::invalid(format!(
+                        "subfiled darray {:?} is not complete (dah5_complete = 0): it is still \
+                         being written (close it first), or a writer failed; its subfiles are \
+                         not read",
+                        self.name()
+                    )));
+                };
+                let table = recorded.table(&self.id, &self.storage_dims)?;
                 let mem_type = h5::types::native(mem_dtype)?;
                 let list = self.list_for(true, mem_dtype, false)?;
-                self.read_subfiles(subfiles, &offset, &count, &mem_type, list.id(), buf)
+                let read = SubfiledRead {
+                    offset: &offset,
+                    count: &count,
+                    mem_type: &mem_type,
+                    dxpl: list.id(),
+                    file_locking: self.file.file_locking,
+                };
+                subfiles
+                    .read_blocks(table, self.name(), read, buf)
                     .map_err(|e| self.refused_or(e, &list, mem_dtype))
             }
         }

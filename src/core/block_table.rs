@@ -27,9 +27,9 @@
 use std::cell::OnceCell;
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::dataset::absolute;
+use crate::core::file::FileShared;
 use crate::core::layout::Layout;
-use crate::core::names::{self, TABLES_GROUP, Wanted};
+use crate::core::names::{self, TABLES_GROUP, Wanted, absolute};
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -163,6 +163,15 @@ pub(crate) struct RowWriter {
 }
 
 impl RowWriter {
+    /// Who writes the rows of `file`'s block tables: rank 0, collectively where MPI-IO
+    /// does not make writes visible at once.
+    pub(crate) fn of(file: &FileShared) -> RowWriter {
+        RowWriter {
+            this_rank: file.comm.rank() == 0,
+            collective: !file.writes_visible_at_once,
+        }
+    }
+
     /// A serial file's one process. (A function: cbindgen would put an associated
     /// constant, and so this type, into dah5.h.)
     pub(crate) fn alone() -> RowWriter {

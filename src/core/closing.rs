@@ -26,6 +26,12 @@ use crate::h5::id::Id;
 use crate::mpi::agree::{Later, complete_later};
 use crate::mpi::comm::Comm;
 
+/// A dataset as the file's close closes it (`core::dataset` implements it; the file, below
+/// the dataset, knows it only as this).
+pub trait CloseWithFile {
+    fn close(self) -> Result<()>;
+}
+
 /// What holds dataset closes for the next collective call (a file): the collective step
 /// settles them before its agreement and finishes them after it (`core::collective`).
 pub trait HeldCloses {

@@ -2,17 +2,19 @@
 //! recorded in the file, checked before anything is written, and balanced partitions for
 //! reading it back on any number of ranks.
 //!
-//! The block table itself (its check, its place in the file) is `core::block_table`.
+//! The block table itself (its check, its place in the file) is `core::block_table`; a
+//! subfiled darray's subfiles are `core::subfiles`.
 
 use std::hash::BuildHasher;
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
-use crate::core::block_table::{BlockTable, Blocks, Recorded, table_path};
+use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
 use crate::core::collective::{self, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
 use crate::core::shape::{byte_len, element_count};
+use crate::core::subfiles::Subfiles;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 use crate::h5::id::Id;
@@ -51,7 +53,7 @@ pub struct DarrayRequest<'a> {
     pub partial: bool,
     /// Collective data transfer (always so for compressed datasets).
     pub collective: bool,
-    /// Each block in a file of its own behind a virtual dataset (`core::subfiled`).
+    /// Each block in a file of its own behind a virtual dataset (`core::subfiles`).
     pub subfiled: bool,
 }
 
@@ -177,7 +179,7 @@ impl DarrayRequest<'_> {
         // rank: the call leaves nothing behind (not a dataset without its table or data).
         let rank = file.shared.comm.rank();
         let table_written = table
-            .write(&file.id, &name, file.order(), file.shared.table_rows())
+            .write(&file.id, &name, file.order(), RowWriter::of(&file.shared))
             .and_then(|()| fault::check("darray_table", rank));
         if let Err(e) = file.settle(call, "the block table", table_written) {
             return Err(file.take_out_darray(dataset.take_id(), &name, e));
@@ -213,7 +215,7 @@ fn new_write_id() -> u64 {
 
 impl File {
     /// Every rank's block, gathered and checked against the dims (collective), and the id
-    /// of this write of a subfiled darray (`core::subfiled`): rank 0's, gathered with them.
+    /// of this write of a subfiled darray (`core::subfiles`): rank 0's, gathered with them.
     pub(crate) fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<(BlockTable, u64)> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
@@ -276,6 +278,55 @@ impl File {
                      dataset was taken out again on every rank"
             )
         })
+    }
+
+    /// The rest of `dah5_darray_write` (or `call`) with `DAH5_DARRAY_SUBFILED`, once the
+    /// blocks are checked: every rank its subfile, then (all made) the virtual dataset and
+    /// the table. A step that fails on any rank undoes all of them on every rank.
+    pub(crate) fn create_subfiled(
+        &mut self,
+        request: DarrayRequest<'_>,
+        mut table: BlockTable,
+        write_id: u64,
+        call: &'static str,
+    ) -> Result<Dataset> {
+        let rank = self.shared.comm.rank() as usize;
+        let name = request.dataset.name.clone();
+        let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id);
+        let dtype = request.dataset.dtype;
+        let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
+        if let Err(e) = self.settle(call, "the subfiles", made) {
+            subfiles.discard_own(rank, &table);
+            return Err(e);
+        }
+        let storage_dims = self.order().to_storage(&request.dataset.dims);
+        let created = subfiles
+            .virtual_layout(&storage_dims, &table)
+            .and_then(|vds| {
+                let dataset = request.dataset;
+                self.create_with(dataset.name, dataset.dtype, storage_dims.into(), None, &vds)
+            });
+        let mut dataset = match created {
+            Ok(dataset) => dataset,
+            Err(e) => {
+                subfiles.discard_own(rank, &table);
+                return Err(e);
+            }
+        };
+        // Complete once every subfile is written: now for dah5_darray_write, at the close
+        // for dah5_darray_create.
+        table.complete = !subfiles.writing();
+        let recorded = table
+            .write(&self.id, &name, self.order(), RowWriter::of(&self.shared))
+            .and_then(|()| subfiles.record(&dataset.id, &self.lists.scalar))
+            .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
+        if let Err(e) = self.settle(call, "the block table", recorded) {
+            subfiles.discard_own(rank, &table);
+            return Err(self.take_out_darray(dataset.take_id(), &name, e));
+        }
+        dataset.blocks = Some(Box::new(Recorded::held(table)));
+        dataset.subfiles = Some(Box::new(subfiles));
+        Ok(dataset)
     }
 }
 

@@ -3,14 +3,14 @@
 use std::sync::Arc;
 
 use crate::core::block_table::Recorded;
-use crate::core::closing::HeldCloses;
+use crate::core::closing::{CloseWithFile, HeldCloses};
 use crate::core::collective::{self, Args, Collective, Members};
 use crate::core::disk_space;
 use crate::core::file::{File, FileShared};
-use crate::core::layout::{self, Layout, LayoutRequest, UNLIMITED};
+use crate::core::layout::{self, Layout, LayoutRequest};
 use crate::core::names::{self, Wanted};
 use crate::core::shape::{check_dims, check_ndims, data_bytes};
-use crate::core::subfiled::Subfiles;
+use crate::core::subfiles::Subfiles;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -75,13 +75,8 @@ pub struct Dataset {
     /// The decomposition recorded by `dah5_darray_write`, if any. (Boxed, as `subfiles`:
     /// a plain dataset stays small, and moving it cheap.)
     pub(crate) blocks: Option<Box<Recorded>>,
-    /// Where a subfiled darray's blocks are (`core::subfiled`).
+    /// Where a subfiled darray's blocks are (`core::subfiles`).
     pub(crate) subfiles: Option<Box<Subfiles>>,
-}
-
-/// `name`, a path from the file's root with or without its leading '/', as an absolute path.
-pub fn absolute(name: &str) -> String {
-    format!("/{}", name.trim_start_matches('/'))
 }
 
 impl File {
@@ -442,12 +437,30 @@ impl Dataset {
         !self.file.checked || self.subfiles.as_ref().is_some_and(|s| s.writing())
     }
 
-    /// Close (collective for a subfiled darray being written: see
-    /// [`Dataset::finish_subfiles`]; its error comes first, the handle is closed all the same).
+    /// Close (collective for a subfiled darray being written: see [`Subfiles::finish`];
+    /// its error comes first, the handle is closed all the same).
     pub fn close(mut self) -> Result<()> {
         let finished = self.finish_subfiles();
         let closed = self.take_id().close();
         finished.and(closed)
+    }
+
+    fn finish_subfiles(&mut self) -> Result<()> {
+        let Some(subfiles) = self.subfiles.as_mut() else {
+            return Ok(());
+        };
+        if subfiles.finish(&self.file, &self.id, &self.name)?
+            && let Some(recorded) = self.blocks.as_mut()
+        {
+            recorded.complete = true;
+        }
+        Ok(())
+    }
+}
+
+impl CloseWithFile for Dataset {
+    fn close(self) -> Result<()> {
+        Dataset::close(self)
     }
 }
 
@@ -458,71 +471,6 @@ impl Drop for Dataset {
         if self.id.raw() >= 0 {
             self.file.unlist(self.id.raw());
         }
-    }
-}
-
-/// `dah5_dataset_extend`: grow the dims to `new_dims` (in the file handle's order), each at
-/// least the current and at most the maximum. New elements read as zeros until written.
-pub struct Extend(pub Vec<u64>);
-
-impl Collective for Extend {
-    const NAME: &'static str = "dah5_dataset_extend";
-    type Target = Dataset;
-    type Output = ();
-
-    fn check(self, dataset: &Dataset) -> Result<Self> {
-        let dims = self.0;
-        dataset.file.check_writable()?;
-        if dims.len() != dataset.ndims() {
-            return Err(Error::invalid(format!(
-                "new_dims has {} entries but dataset {:?} has {} dims",
-                dims.len(),
-                dataset.name,
-                dataset.ndims()
-            )));
-        }
-        // Shrinking would discard the elements beyond the new dims without a word (HDF5
-        // allows it; h5py's resize does it): refused, the function only grows.
-        let current = dataset.dims();
-        if let Some(d) = (0..dims.len()).find(|&d| dims[d] < current[d]) {
-            return Err(Error::invalid(format!(
-                "new_dims[{d}] = {} is less than the current {} of dataset {:?} (dims \
-                 {current:?}): dah5_dataset_extend only grows a dataset, it never \
-                 discards data",
-                dims[d], current[d], dataset.name
-            )));
-        }
-        let max = dataset.max_dims();
-        for (d, (&n, &m)) in dims.iter().zip(&max).enumerate() {
-            if n > m {
-                let limit = if m == UNLIMITED {
-                    "unlimited".to_string()
-                } else {
-                    m.to_string()
-                };
-                return Err(Error::new(
-                    ErrorKind::OutOfBounds,
-                    format!(
-                        "new_dims[{d}] = {n} exceeds the maximum {limit} of dataset {:?} \
-                         (max dims {max:?}; only datasets created with max_dims grow)",
-                        dataset.name
-                    ),
-                ));
-            }
-        }
-        Ok(Extend(dims))
-    }
-
-    fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
-        dataset.args(Self::NAME).numbers("new_dims", &self.0)
-    }
-
-    fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
-        let storage = dataset.file.order.to_storage(&self.0);
-        let context = |e: Error| e.context(format_args!("dataset {:?}", dataset.name));
-        h5::dataset::set_extent(&dataset.id, &storage).map_err(context)?;
-        dataset.storage_dims = storage.into();
-        crate::core::dimension_names::follow_extent(dataset).map_err(context)
     }
 }
 

@@ -6,8 +6,9 @@
 //! that name the same dimension share its scale, as netCDF dimensions are shared.
 
 use crate::core::collective::{Args, Collective};
-use crate::core::dataset::{Dataset, absolute};
+use crate::core::dataset::Dataset;
 use crate::core::layout::Layout;
+use crate::core::names::absolute;
 use crate::core::shape::Order;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};

@@ -4,10 +4,8 @@ use std::cell::{RefCell, RefMut};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::core::alignment;
-use crate::core::block_table::RowWriter;
-use crate::core::closing::{Closes, HeldCloses};
+use crate::core::closing::{CloseWithFile, Closes, HeldCloses};
 use crate::core::collective::{self, Args, Collective, Members};
-use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::environment;
 use crate::core::layout::Layout;
@@ -376,7 +374,7 @@ pub struct FileShared {
     /// Datasets this rank closed that HDF5 has not closed yet (`core::closing`).
     closes: Mutex<Closes>,
     /// This rank's subfiles of subfiled darrays, which a flush puts on storage too.
-    pub(crate) subfiles: crate::core::subfiled::Unsynced,
+    pub(crate) subfiles: crate::core::unsynced::Unsynced,
     /// The transfer property lists of independent and collective transfers, made on the
     /// first transfer of each kind and shared by the file's datasets (a new list per call
     /// cost a third of a small write's instructions; one per dataset made every dataset
@@ -408,15 +406,6 @@ impl HeldCloses for FileShared {
 }
 
 impl FileShared {
-    /// Who writes the rows of the file's block tables: rank 0, collectively where MPI-IO
-    /// does not make writes visible at once.
-    pub(crate) fn table_rows(&self) -> RowWriter {
-        RowWriter {
-            this_rank: self.comm.rank() == 0,
-            collective: !self.writes_visible_at_once,
-        }
-    }
-
     /// Remember the first failure of a write, so that close reports it.
     pub fn record_failure(&self, error: &Error) {
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -765,7 +754,7 @@ impl File {
     /// Close the file and the given datasets of it (in the given order, which is the same on
     /// every rank). Reports the first failure of any earlier write on any rank, after
     /// releasing everything.
-    pub fn close(self, agreed: CloseAgreed, datasets: Vec<Dataset>) -> Result<()> {
+    pub fn close(self, agreed: CloseAgreed, datasets: Vec<impl CloseWithFile>) -> Result<()> {
         let mut result = Ok(());
         for dataset in datasets {
             result = result.and(dataset.close());

@@ -11,6 +11,11 @@ use crate::h5::id::Id;
 /// keeps for itself.
 pub(crate) const TABLES_GROUP: &str = "/dah5_blocks";
 
+/// `name`, a path from the file's root with or without its leading '/', as an absolute path.
+pub fn absolute(name: &str) -> String {
+    format!("/{}", name.trim_start_matches('/'))
+}
+
 /// What is wrong with the path `name`, if anything: a component that is empty (two '/' in
 /// a row) or "." (HDF5 reads both as no step at all, so dah5 would know the object by
 /// another name than HDF5 does).

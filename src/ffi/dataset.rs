@@ -3,10 +3,9 @@
 use std::ffi::c_char;
 
 use crate::core::collective::{self, Collective, Members};
-use crate::core::dataset::{
-    CloseDataset, CreateDataset, Dataset, DatasetRequest, Extend, OpenDataset,
-};
+use crate::core::dataset::{CloseDataset, CreateDataset, Dataset, DatasetRequest, OpenDataset};
 use crate::core::dimension_names::SetDimNames;
+use crate::core::extend::Extend;
 use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};

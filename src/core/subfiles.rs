@@ -27,21 +27,20 @@
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::core::attr::{AttrValue, write_value};
-use crate::core::block_table::{BlockTable, Recorded, read_scalar};
+use crate::core::block_table::{BlockTable, read_scalar};
 use crate::core::collective;
-use crate::core::darray::DarrayRequest;
-use crate::core::dataset::{Dataset, absolute};
-use crate::core::file::{File, FileShared};
+use crate::core::file::FileShared;
 use crate::core::layout::Layout;
+use crate::core::names::absolute;
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
 use crate::h5;
 use crate::h5::attr::Place;
-use crate::h5::id::{Id, hid_t};
+use crate::h5::id::Id;
 
 /// The darray's attribute naming its subfiles: block i is `<value>.<i>.h5`, relative to
 /// the main file's directory.
@@ -97,44 +96,15 @@ struct OwnSubfile {
     main: Arc<FileShared>,
 }
 
-/// This rank's subfiles written through one main file since its last `dah5_file_flush`,
-/// which puts them on storage with the main file: HDF5's default driver never fsyncs, so
-/// without this a subfiled darray would not be durable after a flush (open ones are flushed
-/// by HDF5 first, then each is fsynced).
-#[derive(Debug, Default)]
-pub struct Unsynced(Mutex<Vec<(PathBuf, Option<hid_t>)>>);
-
-impl Unsynced {
-    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<(PathBuf, Option<hid_t>)>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn opened(&self, path: &Path, file: hid_t) {
-        self.entries().push((path.to_path_buf(), Some(file)));
-    }
-
-    fn closed(&self, path: &Path) {
-        for entry in self.entries().iter_mut().filter(|(p, _)| p == path) {
-            entry.1 = None;
-        }
-    }
-
-    /// Flush the open subfiles and fsync every one; the closed ones are then forgotten.
-    pub(crate) fn sync(&self) -> Result<()> {
-        let mut entries = self.entries();
-        for (path, file) in entries.iter() {
-            let synced = file
-                .map_or(Ok(()), |raw| h5::file::flush(&Id::borrowed(raw)))
-                .and_then(|()| {
-                    std::fs::File::open(path)
-                        .and_then(|f| f.sync_all())
-                        .map_err(|e| Error::io(&e, "fsync"))
-                });
-            synced.map_err(|e| about(path, e))?;
-        }
-        entries.retain(|(_, file)| file.is_some());
-        Ok(())
-    }
+/// A read of a subfiled darray: the region (storage order) and how its elements come to
+/// memory.
+pub(crate) struct SubfiledRead<'a> {
+    pub offset: &'a [u64],
+    pub count: &'a [u64],
+    pub mem_type: &'a Id,
+    pub dxpl: &'a Id,
+    /// Whether HDF5 locks the subfiles it opens (`FileShared::file_locking`).
+    pub file_locking: bool,
 }
 
 /// The subfiles' names in the file name of a dataset path: '/' becomes '~', letters,
@@ -156,7 +126,7 @@ fn is_empty(count: &[u64]) -> bool {
 
 impl Subfiles {
     /// Whether this rank's subfile is being written: the dataset's close then settles the
-    /// darray on every rank ([`Dataset::finish_subfiles`]).
+    /// darray on every rank ([`Subfiles::finish`]).
     pub(crate) fn writing(&self) -> bool {
         self.writing.is_some()
     }
@@ -164,10 +134,10 @@ impl Subfiles {
     /// The subfiles of a new darray `name` in the main file `main`, of the write `id`:
     /// `<main>.d/<stem>`.
     pub(crate) fn new(main: &str, name: &str, id: u64) -> Subfiles {
-        let main = Path::new(file_name::os_path(main));
-        let file_name = main.file_name().unwrap_or_default().to_string_lossy();
+        let file_name = Path::new(file_name::os_path(main)).file_name();
+        let file_name = file_name.unwrap_or_default().to_string_lossy();
         Subfiles {
-            base: directory_of(main),
+            base: file_name::directory_of(main).to_path_buf(),
             prefix: format!("{file_name}.d/{}", stem(name)),
             id: Some(id),
             writing: None,
@@ -196,7 +166,7 @@ impl Subfiles {
             )
         })?;
         Ok(Some(Subfiles {
-            base: directory_of(Path::new(file_name::os_path(main))),
+            base: file_name::directory_of(main).to_path_buf(),
             prefix,
             id: read_id(dataset)?,
             writing: None,
@@ -287,13 +257,6 @@ fn write_id(object: &Id, id: u64, scalar: &Id) -> Result<()> {
         data: &id.to_ne_bytes(),
     };
     write_value(&place, &value, scalar)
-}
-
-fn directory_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// Why a subfile could not be used, with its path.
@@ -463,29 +426,30 @@ impl Subfiles {
     }
 }
 
-impl Dataset {
+impl Subfiles {
     /// A subfiled darray's part of `dah5_write_block`: the block must lie inside this rank's
     /// own block, and goes to its subfile (offset and count in storage order).
-    pub(crate) fn write_subfile(
+    pub(crate) fn write_own(
         &self,
-        subfiles: &Subfiles,
+        main: &FileShared,
+        darray: &str,
         offset: &[u64],
         count: &[u64],
         mem_dtype: Dtype,
         data: &[u8],
     ) -> Result<()> {
-        let writing = subfiles.writing.as_ref().ok_or_else(|| {
+        let writing = self.writing.as_ref().ok_or_else(|| {
             Error::invalid(format!(
                 "dataset {:?} is a subfiled darray written whole by dah5_darray_write: its \
                  subfiles are closed. To write a subfiled darray in steps, create it with \
                  dah5_darray_create",
-                self.name()
+                darray
             ))
         })?;
         if is_empty(count) {
             return Ok(());
         }
-        let order = self.file.order;
+        let order = main.order;
         let inside = writing.own.as_ref().filter(|own| {
             (0..offset.len()).all(|d| {
                 own.offset[d] <= offset[d] && offset[d] + count[d] <= own.offset[d] + own.count[d]
@@ -508,47 +472,43 @@ impl Dataset {
                     "dataset {:?} is subfiled: each rank writes only inside its own block, \
                      and this rank's is {own}; the block offset {:?} count {:?} is not inside \
                      it",
-                    self.name(),
+                    darray,
                     order.to_storage(offset),
                     order.to_storage(count)
                 ),
             ));
         };
-        let path = subfiles.path(self.file.comm.rank() as usize);
+        let path = self.path(main.comm.rank() as usize);
         own.write(offset, count, mem_dtype, data)
             .map_err(|e| about(&path, e))
             .inspect_err(|e| {
                 writing.failed.set(true);
-                self.file.record_failure(e);
+                main.record_failure(e);
             })
     }
 
-    /// A subfiled darray's part of `dah5_read_block`: every block the region `offset,
-    /// count` (storage order) touches is read from its subfile into its place in `buf` (C
-    /// order of `count`). `dxpl` converts, or refuses, as for any read.
-    pub(crate) fn read_subfiles(
+    /// A subfiled darray's part of `dah5_read_block`, once it is complete: every block of
+    /// `table` the region touches is read from its subfile into its place in `buf` (C order
+    /// of the region's count). `read.dxpl` converts, or refuses, as for any read.
+    pub(crate) fn read_blocks(
         &self,
-        subfiles: &Subfiles,
-        offset: &[u64],
-        count: &[u64],
-        mem_type: &Id,
-        dxpl: &Id,
+        table: &BlockTable,
+        darray: &str,
+        read: SubfiledRead<'_>,
         buf: &mut [u8],
     ) -> Result<()> {
-        let recorded = self.blocks.as_ref().filter(|r| r.complete);
-        let Some(recorded) = recorded else {
-            return Err(Error::invalid(format!(
-                "subfiled darray {:?} is not complete (dah5_complete = 0): it is still being \
-                 written (close it first), or a writer failed; its subfiles are not read",
-                self.name()
-            )));
-        };
+        let SubfiledRead {
+            offset,
+            count,
+            mem_type,
+            dxpl,
+            file_locking,
+        } = read;
         if is_empty(count) {
             return Ok(());
         }
-        let table = recorded.table(&self.id, &self.storage_dims)?;
         let mem_space = h5::space::simple(count)?;
-        let fapl = h5::plist::serial_file_access(self.file.file_locking)?;
+        let fapl = h5::plist::serial_file_access(file_locking)?;
         for (block, (b_offset, b_count)) in table.offsets.iter().zip(&table.counts).enumerate() {
             let (lo, hi): (Vec<u64>, Vec<u64>) = (0..count.len())
                 .map(|d| {
@@ -561,9 +521,9 @@ impl Dataset {
             if is_empty(&extent) {
                 continue;
             }
-            let path = subfiles.path(block);
+            let path = self.path(block);
             let read = (|| {
-                let (source, file) = subfiles.open_block(block, &fapl)?;
+                let (source, file) = self.open_block(block, &fapl)?;
                 let space = h5::dataset::space(&source)?;
                 let (stored, _) = h5::space::extents(&space)?;
                 if stored != *b_count {
@@ -588,24 +548,22 @@ impl Dataset {
             })();
             read.map_err(|e| {
                 about(&path, e).context(format_args!(
-                    "reading block {block} of subfiled darray {:?}",
-                    self.name()
+                    "reading block {block} of subfiled darray {darray:?}"
                 ))
             })?;
         }
         Ok(())
     }
 
-    /// Close the subfile this handle writes (from `dah5_darray_create`) and, when every
-    /// rank wrote and closed its own, mark the darray complete (collective; a no-op for
-    /// any other dataset).
-    pub(crate) fn finish_subfiles(&mut self) -> Result<()> {
-        let writing = self.subfiles.as_mut().and_then(|s| s.writing.take());
-        let Some(writing) = writing else {
-            return Ok(());
+    /// Close the subfile this rank writes (from `dah5_darray_create`) and, when every rank
+    /// wrote and closed its own, mark the darray `darray` of `main` complete: true then
+    /// (collective; false at once where no subfile is being written).
+    pub(crate) fn finish(&mut self, main: &FileShared, darray: &Id, name: &str) -> Result<bool> {
+        let Some(writing) = self.writing.take() else {
+            return Ok(false);
         };
         let failed = writing.failed.get();
-        let rank = self.file.comm.rank();
+        let rank = main.comm.rank();
         let closed = writing
             .own
             .map_or(Ok(()), OwnSubfile::close)
@@ -620,13 +578,11 @@ impl Dataset {
         };
         let outcome = outcome.map_err(|e| {
             e.context(format_args!(
-                "subfiled darray {:?} stays marked incomplete (dah5_complete = 0)",
-                self.name()
+                "subfiled darray {name:?} stays marked incomplete (dah5_complete = 0)"
             ))
         });
-        let name = self.name().to_string();
         collective::settle(
-            &self.file.comm,
+            &main.comm,
             "dah5_dataset_close",
             "the subfiles",
             outcome,
@@ -639,7 +595,7 @@ impl Dataset {
         )?;
         let complete = [1u8];
         let place = Place {
-            file: &self.id,
+            file: darray,
             object: ".",
             name: "dah5_complete",
         };
@@ -649,61 +605,7 @@ impl Dataset {
             data: &complete,
         };
         write_value(&place, &value, &h5::space::scalar()?)?;
-        if let Some(recorded) = self.blocks.as_mut() {
-            recorded.complete = true;
-        }
-        Ok(())
-    }
-}
-
-impl File {
-    /// The rest of `dah5_darray_write` (or `call`) with `DAH5_DARRAY_SUBFILED`, once the
-    /// blocks are checked: every rank its subfile, then (all made) the virtual dataset and
-    /// the table. A step that fails on any rank undoes all of them on every rank.
-    pub(crate) fn create_subfiled(
-        &mut self,
-        request: DarrayRequest<'_>,
-        mut table: BlockTable,
-        write_id: u64,
-        call: &'static str,
-    ) -> Result<Dataset> {
-        let rank = self.shared.comm.rank() as usize;
-        let name = request.dataset.name.clone();
-        let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id);
-        let dtype = request.dataset.dtype;
-        let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
-        if let Err(e) = self.settle(call, "the subfiles", made) {
-            subfiles.discard_own(rank, &table);
-            return Err(e);
-        }
-        let storage_dims = self.order().to_storage(&request.dataset.dims);
-        let created = subfiles
-            .virtual_layout(&storage_dims, &table)
-            .and_then(|vds| {
-                let dataset = request.dataset;
-                self.create_with(dataset.name, dataset.dtype, storage_dims.into(), None, &vds)
-            });
-        let mut dataset = match created {
-            Ok(dataset) => dataset,
-            Err(e) => {
-                subfiles.discard_own(rank, &table);
-                return Err(e);
-            }
-        };
-        // Complete once every subfile is written: now for dah5_darray_write, at the close
-        // for dah5_darray_create.
-        table.complete = subfiles.writing.is_none();
-        let recorded = table
-            .write(&self.id, &name, self.order(), self.shared.table_rows())
-            .and_then(|()| subfiles.record(&dataset.id, &self.lists.scalar))
-            .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
-        if let Err(e) = self.settle(call, "the block table", recorded) {
-            subfiles.discard_own(rank, &table);
-            return Err(self.take_out_darray(dataset.take_id(), &name, e));
-        }
-        dataset.blocks = Some(Box::new(Recorded::held(table)));
-        dataset.subfiles = Some(Box::new(subfiles));
-        Ok(dataset)
+        Ok(true)
     }
 }
 
