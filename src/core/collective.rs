@@ -188,6 +188,20 @@ pub fn settle(
     settle_max(comm, name, step, outcome.map(|()| 0), elsewhere).map(|_| ())
 }
 
+/// [`settle`] of a step after which the call cannot stand half done: where it failed on any
+/// rank, every rank runs `undo` (given the error to report, it returns it, with what the
+/// undo could not do said too) before returning. The step and its rollback, said at once.
+pub fn settle_or_undo(
+    comm: &Comm,
+    name: &str,
+    step: &str,
+    outcome: Result<()>,
+    elsewhere: impl FnOnce(ErrorKind) -> String,
+    undo: impl FnOnce(Error) -> Error,
+) -> Result<()> {
+    settle(comm, name, step, outcome, elsewhere).map_err(undo)
+}
+
 /// [`settle`] of a step that yields a number on each rank: on success, the largest.
 pub fn settle_max(
     comm: &Comm,

@@ -181,9 +181,10 @@ impl DarrayRequest<'_> {
         let table_written = table
             .write(&file.id, &name, file.order(), RowWriter::of(&file.shared))
             .and_then(|()| fault::check("darray_table", rank));
-        if let Err(e) = file.settle(call, "the block table", table_written) {
-            return Err(file.take_out_darray(dataset.take_id(), &name, e));
-        }
+        let take_out = |dataset: &mut Dataset, e| file.take_out_darray(dataset.take_id(), &name, e);
+        file.settle_or_undo(call, "the block table", table_written, |e| {
+            take_out(&mut dataset, e)
+        })?;
         if let Some(data) = self.data {
             let collective =
                 self.collective || dataset.filtered || !file.shared.writes_visible_at_once;
@@ -197,9 +198,9 @@ impl DarrayRequest<'_> {
             }));
             let data_written = collective::run_either(collective, &mut dataset, block);
             let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
-            if let Err(e) = file.settle(call, "the data", data_written) {
-                return Err(file.take_out_darray(dataset.take_id(), &name, e));
-            }
+            file.settle_or_undo(call, "the data", data_written, |e| {
+                take_out(&mut dataset, e)
+            })?;
         }
         dataset.blocks = Some(Box::new(Recorded::held(table)));
         Ok(dataset)
@@ -269,15 +270,23 @@ impl File {
         cause
     }
 
-    /// Every rank learns whether writing `what` worked on all ranks (in the call `call`).
-    pub(crate) fn settle(&self, call: &str, what: &str, outcome: Result<()>) -> Result<()> {
+    /// Every rank learns whether writing `what` worked on all ranks (in the call `call`);
+    /// where it did not, every rank runs `undo`, which takes out what the call made.
+    pub(crate) fn settle_or_undo(
+        &self,
+        call: &str,
+        what: &str,
+        outcome: Result<()>,
+        undo: impl FnOnce(Error) -> Error,
+    ) -> Result<()> {
         let outcome = outcome.map_err(|own| own.context(format_args!("writing {what}")));
-        collective::settle(&self.shared.comm, call, what, outcome, |_| {
+        let elsewhere = |_| {
             format!(
                 "writing {what} failed on another rank (its message says why), so the \
                      dataset was taken out again on every rank"
             )
-        })
+        };
+        collective::settle_or_undo(&self.shared.comm, call, what, outcome, elsewhere, undo)
     }
 
     /// The rest of `dah5_darray_write` (or `call`) with `DAH5_DARRAY_SUBFILED`, once the
@@ -295,10 +304,10 @@ impl File {
         let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id);
         let dtype = request.dataset.dtype;
         let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
-        if let Err(e) = self.settle(call, "the subfiles", made) {
+        self.settle_or_undo(call, "the subfiles", made, |e| {
             subfiles.discard_own(rank, &table);
-            return Err(e);
-        }
+            e
+        })?;
         let storage_dims = self.order().to_storage(&request.dataset.dims);
         let created = subfiles
             .virtual_layout(&storage_dims, &table)
@@ -320,10 +329,10 @@ impl File {
             .write(&self.id, &name, self.order(), RowWriter::of(&self.shared))
             .and_then(|()| subfiles.record(&dataset.id, &self.lists.scalar))
             .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
-        if let Err(e) = self.settle(call, "the block table", recorded) {
+        self.settle_or_undo(call, "the block table", recorded, |e| {
             subfiles.discard_own(rank, &table);
-            return Err(self.take_out_darray(dataset.take_id(), &name, e));
-        }
+            self.take_out_darray(dataset.take_id(), &name, e)
+        })?;
         dataset.blocks = Some(Box::new(Recorded::held(table)));
         dataset.subfiles = Some(Box::new(subfiles));
         Ok(dataset)

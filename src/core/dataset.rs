@@ -152,13 +152,8 @@ impl File {
         let mut dataset = self.create_with(name, dtype, storage_dims, max_storage_dims, dcpl)?;
         dataset.filtered = layout.filtered();
         let bytes = data_bytes(&dataset.storage_dims, dataset.dtype.size());
-        let reserve = layout.is_contiguous() && disk_space::worth_reserving(bytes);
-        if let Err(e) = reserve
-            .then(|| self.reserve(&dataset.id, &dataset.name, bytes))
-            .transpose()
-        {
-            let name = dataset.name.clone();
-            return Err(self.take_out(dataset.take_id(), &name, e));
+        if layout.is_contiguous() && disk_space::worth_reserving(bytes) {
+            self.reserve(&mut dataset, bytes)?;
         }
         Ok(dataset)
     }
@@ -221,9 +216,11 @@ impl File {
     }
 
     /// Reserve the file system space of a new contiguous dataset (collective): rank 0
-    /// reserves its byte range, and every rank learns whether that worked.
-    fn reserve(&self, id: &h5::id::Id, name: &str, bytes: u64) -> Result<()> {
+    /// reserves its byte range, and every rank learns whether that worked; where it did
+    /// not, the dataset is taken out again on every rank.
+    fn reserve(&self, dataset: &mut Dataset, bytes: u64) -> Result<()> {
         let comm = &self.shared.comm;
+        let (id, name) = (&dataset.id, &*dataset.name.clone());
         // Rank 0 alone asks where the data is and reserves it; every outcome, an error
         // included, is settled, so no rank is left waiting.
         let reserved = if comm.rank() == 0 {
@@ -236,7 +233,7 @@ impl File {
             Ok(())
         };
         let path = &self.shared.path;
-        collective::settle(comm, CreateDataset::NAME, "reserve", reserved, |kind| {
+        let elsewhere = |kind| {
             if kind == ErrorKind::NoSpace {
                 format!(
                     "dataset {name:?} needs {bytes} bytes but the file system of {path:?} \
@@ -249,7 +246,16 @@ impl File {
                      why); the dataset was not created"
                 )
             }
-        })
+        };
+        let undo = |e| self.take_out(dataset.take_id(), name, e);
+        collective::settle_or_undo(
+            comm,
+            CreateDataset::NAME,
+            "reserve",
+            reserved,
+            elsewhere,
+            undo,
+        )
     }
 }
 
@@ -400,7 +406,7 @@ impl Dataset {
 
     /// The dataset's id, taken out of it (the dataset is then closed as far as dah5 is
     /// concerned; the id is the caller's to close).
-    pub(crate) fn take_id(mut self) -> Id {
+    pub(crate) fn take_id(&mut self) -> Id {
         self.file.unlist(self.id.raw());
         std::mem::replace(&mut self.id, Id::borrowed(-1))
     }
@@ -425,7 +431,7 @@ impl Dataset {
 
     /// After [`Dataset::agree_on_close`]: the dataset's HDF5 id is held until the next
     /// agreed call on the file (`core::closing`).
-    pub fn close_held(self, later: Option<Later>) {
+    pub fn close_held(mut self, later: Option<Later>) {
         let (file, name) = (self.file.clone(), self.name.to_string());
         file.closes().hold(name, self.take_id(), later);
     }
