@@ -18,9 +18,9 @@
 ! dims (ny, nx) with the same bytes, exactly as HDF5's own Fortran API does, so h5py shows the
 ! transpose and Fortran/Julia readers get A(nx, ny) back.
 !
-! Which calls are collective is the same as in dah5.h: file and dataset create/open/close
-! and flush are collective over the file's communicator; block transfers are independent
-! unless flags=DAH5_COLLECTIVE; the query functions are local.
+! Which calls are collective is the same as in dah5.h: file and dataset create/open/close,
+! group create and flush are collective over the file's communicator; block transfers are
+! independent unless flags=DAH5_COLLECTIVE; the query functions are local.
 module dah5
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
        c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
@@ -333,6 +333,13 @@ module dah5
        integer(c_int32_t) :: status
      end function dah5_c_file_set_atomic
 
+     function dah5_c_group_create(file, path) bind(C, name="dah5_group_create") result(status)
+       import :: c_int32_t, c_char, c_ptr
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: path(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_group_create
+
      function dah5_c_write_block(dataset, offset, count, mem_dtype, buf, xfer_flags) &
           bind(C, name="dah5_write_block") result(status)
        import :: c_int32_t, c_int64_t, c_ptr
@@ -534,6 +541,7 @@ module dah5
 
   ! ---- The Fortran API. ----
   public :: dah5_file_create, dah5_file_open, dah5_file_flush, dah5_file_close
+  public :: dah5_group_create
   public :: dah5_dataset_create, dah5_dataset_open, dah5_dataset_close
   public :: dah5_dataset_dtype, dah5_dataset_dims
   public :: dah5_file_options_default, dah5_dataset_options_default
@@ -654,6 +662,19 @@ contains
     integer, intent(out), optional :: ierr
     call finish(dah5_c_file_options_init(options, DAH5_FILE_OPTIONS_VERSION), ierr)
   end subroutine dah5_file_options_default
+
+  ! ---- Groups. ----
+
+  !> Create the group `path` and any missing group above it (collective: the same path on
+  !> every rank). A path that exists, a group or a dataset, is DAH5_ERR_ALREADY_EXISTS on
+  !> every rank. A dataset's create makes the groups above it already; this is for a group
+  !> of its own (attributes, or what later calls write).
+  subroutine dah5_group_create(file, path, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_group_create(file%ptr, c_string(path)), ierr)
+  end subroutine dah5_group_create
 
   ! ---- Datasets. ----
 

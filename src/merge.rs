@@ -4,7 +4,8 @@
 //! of MPI_COMM_WORLD copies a balanced part of each dataset (`core::darray::partition`),
 //! reading subfiled darrays straight from their subfiles and writing independently, so the
 //! data moves at file-per-process speed; the metadata calls are collective and agreed, as
-//! in every dah5 program. A failed merge removes OUT.
+//! in every dah5 program. Every group is copied with its attributes, an empty one too. A
+//! failed merge removes OUT.
 
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
 use crate::core::block_table::{BlockTable, RowWriter};
@@ -16,6 +17,7 @@ use crate::core::file::{
     Access, CloseFile, File, FileCall, FileOptions, FileRequest, checks_from_env,
     file_sync_from_env,
 };
+use crate::core::group::CreateGroup;
 use crate::core::names::TABLES_GROUP;
 use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
@@ -146,14 +148,22 @@ fn merge(comm: i32, input: &str, output: &str) -> Result<Merged> {
     })
 }
 
-/// Copy every dataset (but dimension-only scales, which naming the dimensions makes again)
-/// with its data and attributes, the root's and groups' attributes, then name the
-/// dimensions. `copied` gets each new dataset, open.
+/// Copy every group, empty ones too, with its attributes, then every dataset (but
+/// dimension-only scales, which naming the dimensions makes again) with its data and
+/// attributes, the root's attributes, then name the dimensions. `copied` gets each new
+/// dataset, open.
 fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<Dataset>) -> Result<()> {
     copy_attributes(&from.id, &to.id, ".", false)?;
+    // Groups first, parents before what they hold: a dataset's create makes the groups
+    // above it, but not a group that holds no dataset.
+    let mut groups = Vec::new();
+    h5::group::groups(&from.id, "/", TABLES_GROUP, &mut groups)?;
+    for group in &groups {
+        collective::run(to, Ok(CreateGroup(group)))?;
+        copy_attributes(&from.id, &to.id, group, false)?;
+    }
     let mut paths = Vec::new();
     h5::group::datasets(&from.id, "/", TABLES_GROUP, &mut paths)?;
-    let mut groups_done = vec!["/".to_string()];
     let mut names = Vec::new();
     for path in &paths {
         let mut source = collective::run(from, Ok(OpenDataset(path.clone()))).map_err(|e| {
@@ -168,11 +178,6 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<Dataset>) ->
         let target = copy_dataset(from, to, &mut source, path)?;
         names.push(dimension_names(&source, path)?);
         source.close()?;
-        let group = &path[..path.rfind('/').unwrap_or(0)];
-        if !group.is_empty() && !groups_done.iter().any(|g| g == group) {
-            copy_attributes(&from.id, &to.id, group, false)?;
-            groups_done.push(group.to_string());
-        }
         copied.push(target);
     }
     for (target, names) in copied.iter_mut().zip(names) {

@@ -18,6 +18,7 @@ pub mod environment;
 pub mod extend;
 pub mod fault;
 pub mod file;
+pub mod group;
 pub mod layout;
 pub mod names;
 pub mod process;

@@ -34,14 +34,20 @@ fn path_fault(name: &str) -> Option<&'static str> {
 
 /// A dataset's name: a path from the root group, with or without its leading '/'.
 pub fn check_dataset(name: &str) -> Result<()> {
+    check_path(name, "dataset")
+}
+
+/// The path of `what` (a dataset, a group): non-empty, not ending in '/', no component
+/// HDF5 reads as another name.
+fn check_path(name: &str, what: &str) -> Result<()> {
     if name.is_empty() || name.ends_with('/') {
         return Err(Error::invalid(format!(
-            "name {name:?} is not a dataset name: it must be non-empty and not end in '/'"
+            "name {name:?} is not a {what} name: it must be non-empty and not end in '/'"
         )));
     }
     match path_fault(name) {
         Some(fault) => Err(Error::invalid(format!(
-            "name {name:?} is not a dataset name: {fault}"
+            "name {name:?} is not a {what} name: {fault}"
         ))),
         None => Ok(()),
     }
@@ -50,6 +56,17 @@ pub fn check_dataset(name: &str) -> Result<()> {
 /// The name of a new dataset: also not in (or at) the group dah5 keeps block tables in.
 pub fn check_new_dataset(name: &str) -> Result<()> {
     check_dataset(name)?;
+    check_not_reserved(name)
+}
+
+/// The path of a new group (`dah5_group_create`): as a new dataset's name.
+pub fn check_new_group(path: &str) -> Result<()> {
+    check_path(path, "group")?;
+    check_not_reserved(path)
+}
+
+/// Refuse a name in (or at) the group dah5 keeps block tables in.
+fn check_not_reserved(name: &str) -> Result<()> {
     let reserved = &TABLES_GROUP[1..];
     let inner = name.trim_start_matches('/');
     let under = |rest: &str| rest.is_empty() || rest.starts_with('/');
@@ -85,6 +102,8 @@ pub fn check_object(object: &str) -> Result<()> {
 pub enum Wanted {
     /// A new dataset.
     New,
+    /// A new group.
+    NewGroup,
     /// An existing dataset.
     Dataset,
     /// An existing group or dataset (an attribute's object).
@@ -101,11 +120,18 @@ pub fn explain(file: &Id, name: &str, wanted: Wanted, independent: bool, cause: 
     };
     let within = |at: &str| at.len() < name.len();
     match (wanted, along) {
-        (Wanted::New, Along::Stops(at, kind)) if within(&at) => Error::invalid(format!(
-            "dataset {name:?} cannot be made: {at:?} is {}, not a group, so nothing can be \
-             made under it",
-            a(kind)
-        )),
+        (Wanted::New | Wanted::NewGroup, Along::Stops(at, kind)) if within(&at) => {
+            Error::invalid(format!(
+                "{} {name:?} cannot be made: {at:?} is {}, not a group, so nothing can be \
+                 made under it",
+                if wanted == Wanted::New {
+                    "dataset"
+                } else {
+                    "group"
+                },
+                a(kind)
+            ))
+        }
         (_, Along::Stops(at, kind)) if within(&at) => Error::new(
             ErrorKind::NotFound,
             format!(
@@ -113,12 +139,12 @@ pub fn explain(file: &Id, name: &str, wanted: Wanted, independent: bool, cause: 
                 a(kind)
             ),
         ),
-        (Wanted::New, Along::Stops(_, kind)) => Error::new(
+        (Wanted::New | Wanted::NewGroup, Along::Stops(_, kind)) => Error::new(
             ErrorKind::AlreadyExists,
             format!(
                 "{} {name:?} exists already: choose another name{}",
                 a(kind),
-                if kind == Kind::Dataset {
+                if kind == Kind::Dataset && wanted == Wanted::New {
                     " (dah5_dataset_open opens it)"
                 } else {
                     ""
@@ -128,6 +154,10 @@ pub fn explain(file: &Id, name: &str, wanted: Wanted, independent: bool, cause: 
         (Wanted::New, Along::Groups) => Error::new(
             ErrorKind::AlreadyExists,
             format!("a group {name:?} exists already: choose another name for the dataset"),
+        ),
+        (Wanted::NewGroup, Along::Groups) => Error::new(
+            ErrorKind::AlreadyExists,
+            format!("a group {name:?} exists already"),
         ),
         (Wanted::Dataset, Along::Groups) => not_a_dataset(name, Kind::Group),
         (Wanted::Dataset, Along::Stops(_, Kind::Other)) => not_a_dataset(name, Kind::Other),
@@ -186,14 +216,29 @@ mod tests {
             "dah5_blocks/t",
             "/dah5_blocks/g/t",
         ] {
-            let e = check_new_dataset(reserved).unwrap_err();
-            assert!(
-                e.message.contains("group /dah5_blocks holds"),
-                "{}",
-                e.message
-            );
+            for e in [
+                check_new_dataset(reserved).unwrap_err(),
+                check_new_group(reserved).unwrap_err(),
+            ] {
+                assert!(
+                    e.message.contains("group /dah5_blocks holds"),
+                    "{}",
+                    e.message
+                );
+            }
             assert!(check_dataset(reserved).is_ok(), "opening a table is fine");
         }
+        for (bad, says) in [
+            ("/", "not a group name"),
+            ("", "not a group name"),
+            ("g/", "not end in '/'"),
+            ("a//b", "two '/' in a row"),
+            ("g/./h", "\".\" is not a name"),
+        ] {
+            let e = check_new_group(bad).unwrap_err();
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
+        assert!(check_new_group("/g/h").is_ok() && check_new_group("g").is_ok());
         assert!(check_object("/").is_ok() && check_object("g/x").is_ok());
         assert!(check_object(".").is_err() && check_object("g/").is_err());
     }

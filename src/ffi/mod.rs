@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod direct;
 pub mod file;
 mod from_c;
+pub mod group;
 mod handles;
 pub mod library;
 pub mod options;

@@ -3,7 +3,7 @@
 use std::ffi::{CStr, c_char, c_void};
 
 use hdf5_sys::h5::{H5_index_t, H5_iter_order_t, herr_t};
-use hdf5_sys::h5g::{H5G_info_t, H5Gclose, H5Gget_info_by_name, H5Gopen2};
+use hdf5_sys::h5g::{H5G_info_t, H5Gclose, H5Gcreate2, H5Gget_info_by_name, H5Gopen2};
 use hdf5_sys::h5i::{H5I_type_t, H5Iget_type, hid_t};
 use hdf5_sys::h5l::{H5L_info_t, H5Lexists, H5Literate};
 use hdf5_sys::h5o::{H5Oclose, H5Oopen};
@@ -13,6 +13,18 @@ use crate::error::Result;
 use crate::h5::id::Id;
 use crate::h5::name::c_string;
 use crate::h5::plist;
+
+/// Make the group `path` (collective in a parallel file: every rank, the same path), with
+/// the link creation list `lcpl` (which makes the missing groups above it when it says
+/// so: `plist::link_create`).
+pub fn create(loc: &Id, path: &str, lcpl: &Id) -> Result<()> {
+    let c_path = c_string(path)?;
+    let (l, p) = (loc.raw(), lcpl.raw());
+    // SAFETY: `l` is an open file or group, `p` a link creation list, the path is
+    // NUL-terminated.
+    let group = h5call!(unsafe { H5Gcreate2(l, c_path.as_ptr(), p, H5P_DEFAULT, H5P_DEFAULT) }, closed by H5Gclose)?;
+    group.close()
+}
 
 /// How many links the group at `path` holds.
 pub fn link_count(loc: &Id, path: &str) -> Result<u64> {
@@ -125,6 +137,19 @@ pub fn datasets(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> 
             Kind::Dataset => found.push(path),
             Kind::Group if path != skip => datasets(file, &path, skip, found)?,
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every group under the group `group`, depth first, by name (parents before what they
+/// hold), but neither the group `skip` (dah5's block tables) nor any under it.
+pub fn groups(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
+    for (name, kind) in members(file, group)? {
+        let path = format!("{}/{name}", group.trim_end_matches('/'));
+        if kind == Kind::Group && path != skip {
+            found.push(path.clone());
+            groups(file, &path, skip, found)?;
         }
     }
     Ok(())

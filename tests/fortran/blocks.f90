@@ -316,6 +316,13 @@ contains
     end block
     call dah5_dataset_close(dset, ierr)
     call expect(ierr == DAH5_OK, "collective close after the errors")
+
+    ! A group of its own, with its parent; made again, it exists already on every rank.
+    call dah5_group_create(file, "groups/empty")
+    call dah5_group_create(file, "groups/empty", ierr)
+    call expect(ierr == DAH5_ERR_ALREADY_EXISTS, "a group made twice exists already")
+    call expect(index(dah5_error_message(), '"groups/empty" exists already') > 0, &
+         dah5_error_message())
   end subroutine error_paths
 
   subroutine read_only_refuses_writes()
@@ -326,6 +333,8 @@ contains
     call dah5_dataset_open(file, "types/float64", dset)
     call dah5_write_block(dset, [1_int64, 1_int64], [1_int64, 1_int64], one, ierr=ierr)
     call expect(ierr == DAH5_ERR_READ_ONLY, "writing a read-only file")
+    call dah5_group_create(file, "ro", ierr)
+    call expect(ierr == DAH5_ERR_READ_ONLY, "a group in a read-only file")
   end subroutine read_only_refuses_writes
 
   ! Without ierr, a failure ends the whole job with the library's message: one rank's bad

@@ -1,6 +1,6 @@
 """Check the file tests/fortran/blocks.f90 wrote, with h5py: every dataset's dims are the
 Fortran dims reversed (HDF5's C order, as HDF5's own Fortran API stores them), and every
-element holds the value blocks.f90 gave it.
+element holds the value blocks.f90 gave it; the group it made is there, empty.
 
     check_fortran.py PATH NRANKS
 """
@@ -53,6 +53,9 @@ def main():
         ]:
             check(f[f"types/{name}"], dims, expected, dtype)
             checked += 1
+        # dah5_group_create's group: empty, its parent made with it; none in the read-only file.
+        assert isinstance(f["groups/empty"], h5py.Group) and len(f["groups/empty"]) == 0
+        assert list(f["groups"]) == ["empty"] and "ro" not in f, list(f)
     print(f"{checked} datasets match the Fortran arrays")
 
 

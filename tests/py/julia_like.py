@@ -29,6 +29,7 @@ DAH5_FLOAT64 = 10
 DAH5_COMPLEX128 = 12
 DAH5_DARRAY_SUBFILED = 512
 DAH5_ERR_OUT_OF_BOUNDS = -4
+DAH5_ERR_ALREADY_EXISTS = -7
 FILE_OPTIONS_VERSION = 2
 DATASET_OPTIONS_VERSION = 2
 
@@ -71,6 +72,7 @@ PROTOTYPES = {
     "dah5_file_open_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
                                       POINTER(c_void_p)]),
     "dah5_file_close": (c_int32, [POINTER(c_void_p)]),
+    "dah5_group_create": (c_int32, [c_void_p, c_char_p]),
     "dah5_darray_write": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
                                     c_void_p, c_uint32, POINTER(DatasetOptions),
                                     POINTER(c_void_p)]),
@@ -212,6 +214,13 @@ def main():
         buf = ctypes.create_string_buffer(8)
         full = lib.dah5_last_error(buf, len(buf))
         assert full == len(e.message.encode()) and buf.value == e.message.encode()[:7], full
+    # create_group(file, "G/H"), then again: DAH5Error ALREADY_EXISTS on every rank.
+    lib.check(lib.dah5_group_create(file, b"G/H"))
+    try:
+        lib.check(lib.dah5_group_create(file, b"G/H"))
+        sys.exit("a group made twice was accepted")
+    except DAH5Error as e:
+        assert e.status == DAH5_ERR_ALREADY_EXISTS and '"G/H" exists already' in e.message, e
     lib.check(lib.dah5_file_close(byref(file)))
     assert file.value is None  # close sets the handle to NULL
 

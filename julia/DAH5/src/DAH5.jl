@@ -7,9 +7,9 @@ C library (`libdah5`). Arrays keep Julia's column-major order: every file is ope
 bytes, exactly as HDF5.jl writes it, and reads back as `(nx, ny)`.
 
 Which calls are collective is as in `dah5.h`: `create_file`, `open_file`, `flush`, `close`,
-`create_dataset`, `open_dataset` are collective over the file's communicator (every rank
-calls, same order, same arguments); `write_block`/`read_block!` are independent unless
-`collective = true`; the queries are local. No finalizer ever closes a handle: closing is
+`create_group`, `create_dataset`, `open_dataset` are collective over the file's
+communicator (every rank calls, same order, same arguments); `write_block`/`read_block!` are
+independent unless `collective = true`; the queries are local. No finalizer ever closes a handle: closing is
 collective, and the garbage collector runs at different times on different ranks.
 
 Point the package at the library with `DAH5.set_library!("/path/to/libdah5.so")` (a
@@ -20,9 +20,9 @@ module DAH5
 
 using Preferences: @load_preference, @set_preferences!
 
-export DAH5Error, direct_create, direct_open, create_file, open_file, create_dataset, open_dataset, write_block,
-       read_block!, read_block, darray_write, darray_create, darray_blocks, darray_partition, extend!, set_dim_names!,
-       set_atomic!, write_attribute, read_attribute, write_darray, read_darray
+export DAH5Error, direct_create, direct_open, create_file, open_file, create_group, create_dataset, open_dataset,
+       write_block, read_block!, read_block, darray_write, darray_create, darray_blocks, darray_partition, extend!,
+       set_dim_names!, set_atomic!, write_attribute, read_attribute, write_darray, read_darray
 
 """The path (or soname) of libdah5 this package calls."""
 const libdah5 = @load_preference("libdah5", get(ENV, "DAH5_LIBRARY", "libdah5"))
@@ -160,6 +160,19 @@ end
 
 """`close(file)`: close the file and its open datasets. **Collective**."""
 Base.close(file::File) = close_handle!(file, dah5_file_close)
+
+# ---- Groups ----
+
+"""
+    create_group(file, path)
+
+Create the group `path` (a path from the root, `"results/step1"`) and any missing group
+above it: a group of its own, to hold attributes or what later calls write (a dataset's
+create makes the groups above it already). **Collective**: the same path on every rank. A
+path that exists (a group or a dataset) throws `DAH5Error` with status
+`DAH5_ERR_ALREADY_EXISTS`, on every rank.
+"""
+create_group(file::File, path::AbstractString) = check(dah5_group_create(file.ptr, path))
 
 # ---- Datasets ----
 

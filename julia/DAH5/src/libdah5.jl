@@ -198,6 +198,9 @@ dah5_file_close(file) =
 dah5_file_set_atomic(file, atomic) =
     ccall((:dah5_file_set_atomic, libdah5), Int32, (Ptr{dah5_file}, Int32), file, atomic)
 
+dah5_group_create(file, path) =
+    ccall((:dah5_group_create, libdah5), Int32, (Ptr{dah5_file}, Cstring), file, path)
+
 dah5_version() = ccall((:dah5_version, libdah5), UInt32, ())
 
 dah5_version_string() = ccall((:dah5_version_string, libdah5), Cstring, ())
