@@ -2,7 +2,7 @@
 //! dtype) and UTF-8 strings. Writes are collective (and agreed, value included: HDF5 writes
 //! rank 0's value only); reads are local.
 
-use crate::core::collective::{Args, Collective};
+use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::file::File;
 use crate::core::names::{self, Wanted};
 use crate::dtype::Dtype;
@@ -78,7 +78,7 @@ impl Collective for WriteAttr<'_> {
             .bytes("value", self.data)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<()> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
         let value = AttrValue::Numbers {
             dtype: self.dtype,
             shape: self.shape,
@@ -138,7 +138,7 @@ impl Collective for WriteText<'_> {
             .text("value", self.text)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<()> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
         file.write_attr(&self.at, &AttrValue::Text(self.text))
     }
 }

@@ -1,6 +1,6 @@
 //! Moving one rank's block between its buffer and the dataset.
 
-use crate::core::collective::{Args, Collective};
+use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
@@ -123,8 +123,8 @@ impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
         self.pieces.len() as u64
     }
 
-    fn act(self, dataset: &mut Dataset, calls: u64) -> Result<()> {
-        dataset.transfer(self.request, self.pieces, calls as usize)
+    fn act(self, dataset: &mut Dataset, agreed: Agreed) -> Result<()> {
+        dataset.transfer(self.request, self.pieces, agreed.max as usize)
     }
 }
 

@@ -23,7 +23,8 @@ use std::sync::MutexGuard;
 
 use crate::error::{Error, Result};
 use crate::h5::id::Id;
-use crate::mpi::agree::{Later, complete_later};
+pub use crate::mpi::agree::Later;
+use crate::mpi::agree::complete_later;
 use crate::mpi::comm::Comm;
 
 /// A dataset as the file's close closes it (`core::dataset` implements it; the file, below

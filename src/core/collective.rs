@@ -24,6 +24,7 @@ use std::sync::Arc;
 use crate::core::closing::HeldCloses;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
+pub use crate::h5::Section;
 use crate::mpi::agree::{agree, agree_if_ready};
 use crate::mpi::comm::Comm;
 pub use crate::mpi::digest::Args;
@@ -72,8 +73,34 @@ pub trait Collective: Sized {
         0
     }
 
-    /// The call itself, once every rank agreed; `max` is the maximum of `local_max`.
-    fn act(self, target: &mut Self::Target, max: u64) -> Result<Self::Output>;
+    /// What this rank gives every rank, gathered by the step after the agreement and before
+    /// `act` (a darray's block: the same number of words on every rank). None by default.
+    fn words(&self, _target: &Self::Target) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// The call itself, once every rank agreed.
+    fn act(self, target: &mut Self::Target, agreed: Agreed) -> Result<Self::Output>;
+}
+
+/// What the step gives a call's action.
+pub struct Agreed {
+    /// The maximum of [`Collective::local_max`] over the ranks (this rank's own in a call
+    /// made alone, or with the checks off when the call does not need it).
+    pub max: u64,
+    /// Every rank's [`Collective::words`], rank after rank; empty where it has none.
+    pub gathered: Vec<u64>,
+}
+
+/// After the agreement: the communicator's first agreed call attaches its board
+/// (`Comm::attach_board`), the words are gathered, and the call acts.
+fn act_agreed<C: Collective>(request: C, target: &mut C::Target, max: u64) -> Result<C::Output> {
+    target.comm().attach_board()?;
+    let gathered = match request.words(target) {
+        Some(words) => target.comm().allgather(&words)?,
+        None => Vec::new(),
+    };
+    request.act(target, Agreed { max, gathered })
 }
 
 /// Run a collective call: check → agree → act. `request` is this rank's parsed arguments,
@@ -114,7 +141,7 @@ pub fn run_in_section<C: Collective>(
     if let Some(file) = target.file() {
         file.finish_closes();
     }
-    request?.act(target, max).map(|output| (output, section))
+    act_agreed(request?, target, max).map(|output| (output, section))
 }
 
 /// Before a collective call on `target`'s file: check this rank's last dataset close
@@ -152,14 +179,15 @@ fn run_unchecked<C: Collective>(target: &mut C::Target, request: C) -> Result<C:
     } else {
         local_max
     };
-    request.act(target, max)
+    act_agreed(request, target, max)
 }
 
 /// Run a call one rank makes alone (an independent transfer): check → act.
 pub fn run_alone<C: Collective>(target: &mut C::Target, request: Result<C>) -> Result<C::Output> {
     let request = request.and_then(|r| r.check(target))?;
-    let local_max = request.local_max(target);
-    request.act(target, local_max)
+    let max = request.local_max(target);
+    let gathered = Vec::new();
+    request.act(target, Agreed { max, gathered })
 }
 
 /// Run a transfer collectively (agreed, [`run`]) or on this rank alone ([`run_alone`]).

@@ -9,7 +9,7 @@ use std::hash::BuildHasher;
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock};
 use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
-use crate::core::collective::{self, Args, Collective};
+use crate::core::collective::{self, Agreed, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
@@ -105,8 +105,12 @@ impl Collective for DarrayRequest<'_> {
         self.args_of(file, Self::NAME)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
-        self.create(file, Self::NAME)
+    fn words(&self, file: &File) -> Option<Vec<u64>> {
+        Some(self.words_of(file))
+    }
+
+    fn act(self, file: &mut File, agreed: Agreed) -> Result<Dataset> {
+        self.create(file, Self::NAME, &agreed.gathered)
     }
 }
 
@@ -123,8 +127,12 @@ impl Collective for CreateDarray<'_> {
         self.0.args_of(file, Self::NAME)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
-        self.0.create(file, Self::NAME)
+    fn words(&self, file: &File) -> Option<Vec<u64>> {
+        Some(self.0.words_of(file))
+    }
+
+    fn act(self, file: &mut File, agreed: Agreed) -> Result<Dataset> {
+        self.0.create(file, Self::NAME, &agreed.gathered)
     }
 }
 
@@ -167,8 +175,22 @@ impl DarrayRequest<'_> {
             .number("flags.subfiled", self.subfiled as u64)
     }
 
-    fn create(self, file: &mut File, call: &'static str) -> Result<Dataset> {
-        let (table, write_id) = file.gather_blocks(&self)?;
+    /// What this rank gives every rank: its block (storage order) and, for a subfiled
+    /// darray, an id for this write (rank 0's is taken).
+    fn words_of(&self, file: &File) -> Vec<u64> {
+        let order = file.order();
+        let write_id = if self.subfiled { new_write_id() } else { 0 };
+        [
+            order.to_storage(&self.offset),
+            order.to_storage(&self.count),
+            vec![write_id],
+        ]
+        .concat()
+    }
+
+    /// Make the darray, given every rank's [`DarrayRequest::words_of`].
+    fn create(self, file: &mut File, call: &'static str, gathered: &[u64]) -> Result<Dataset> {
+        let (table, write_id) = file.table_of(&self, gathered)?;
         if self.subfiled {
             return file.create_subfiled(self, table, write_id, call);
         }
@@ -215,20 +237,12 @@ fn new_write_id() -> u64 {
 }
 
 impl File {
-    /// Every rank's block, gathered and checked against the dims (collective), and the id
-    /// of this write of a subfiled darray (`core::subfiles`): rank 0's, gathered with them.
-    pub(crate) fn gather_blocks(&self, request: &DarrayRequest<'_>) -> Result<(BlockTable, u64)> {
+    /// Every rank's block, from what each gave (`gathered`), checked against the dims, and
+    /// the id of this write of a subfiled darray (`core::subfiles`): rank 0's.
+    fn table_of(&self, request: &DarrayRequest<'_>, gathered: &[u64]) -> Result<(BlockTable, u64)> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
-        let write_id = if request.subfiled { new_write_id() } else { 0 };
-        let mine: Vec<u64> = [
-            order.to_storage(&request.offset),
-            order.to_storage(&request.count),
-            vec![write_id],
-        ]
-        .concat();
-        let all = self.shared.comm.allgather(&mine)?;
-        let (offsets, counts) = all
+        let (offsets, counts) = gathered
             .chunks(2 * ndims + 1)
             .map(|row| (row[..ndims].to_vec(), row[ndims..2 * ndims].to_vec()))
             .unzip();
@@ -244,7 +258,7 @@ impl File {
                 element_count(&dims).unwrap_or(0)
             )));
         }
-        Ok((table, all[2 * ndims]))
+        Ok((table, gathered[2 * ndims]))
     }
 
     /// [`File::take_out`] for a darray: its table dataset goes too, with the groups of

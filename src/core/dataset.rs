@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::core::block_table::Recorded;
 use crate::core::closing::{CloseWithFile, HeldCloses};
-use crate::core::collective::{self, Args, Collective, Members};
+use crate::core::collective::{self, Agreed, Args, Collective, Members};
 use crate::core::disk_space;
 use crate::core::file::{File, FileShared};
 use crate::core::layout::{self, Layout, LayoutRequest};
@@ -285,7 +285,7 @@ impl Collective for CreateDataset {
         self.request.args(file, Self::NAME)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<Dataset> {
         file.create_agreed(self.request, &self.layout)
     }
 }
@@ -308,7 +308,7 @@ impl Collective for OpenDataset {
         file.args(Self::NAME).text("name", &self.0)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<Dataset> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<Dataset> {
         let name = self.0;
         let context = |e: Error| e.context(format_args!("dataset {name:?}"));
         let id = h5::dataset::open(&file.id, &name)
@@ -493,7 +493,7 @@ impl Collective for CloseDataset {
         dataset.args(Self::NAME)
     }
 
-    fn act(self, _dataset: &mut Dataset, _: u64) -> Result<()> {
+    fn act(self, _dataset: &mut Dataset, _: Agreed) -> Result<()> {
         Ok(())
     }
 }

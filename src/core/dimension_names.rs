@@ -5,7 +5,7 @@
 //! dah5 makes with netCDF's marker for "a dimension, not a variable" and no data. Datasets
 //! that name the same dimension share its scale, as netCDF dimensions are shared.
 
-use crate::core::collective::{Args, Collective};
+use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::dataset::Dataset;
 use crate::core::layout::Layout;
 use crate::core::names::absolute;
@@ -86,7 +86,7 @@ impl Collective for SetDimNames {
 
     /// First every check that reads the file (the same on every rank), then the changes:
     /// a name that cannot be given fails the call before anything is changed.
-    fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
+    fn act(self, dataset: &mut Dataset, _: Agreed) -> Result<()> {
         let mut names = self.names;
         if dataset.file.order == Order::Fortran {
             names.reverse();

@@ -1,7 +1,7 @@
 //! `dah5_dataset_extend`: a dataset grows, and its dimension scales (`core::dimension_names`)
 //! with it.
 
-use crate::core::collective::{Args, Collective};
+use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::dataset::Dataset;
 use crate::core::dimension_names;
 use crate::core::layout::UNLIMITED;
@@ -66,7 +66,7 @@ impl Collective for Extend {
         dataset.args(Self::NAME).numbers("new_dims", &self.0)
     }
 
-    fn act(self, dataset: &mut Dataset, _: u64) -> Result<()> {
+    fn act(self, dataset: &mut Dataset, _: Agreed) -> Result<()> {
         let storage = dataset.file.order.to_storage(&self.0);
         let context = |e: Error, name: &str| e.context(format_args!("dataset {name:?}"));
         h5::dataset::set_extent(&dataset.id, &storage).map_err(|e| context(e, dataset.name()))?;

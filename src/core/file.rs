@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::core::alignment;
 use crate::core::closing::{CloseWithFile, Closes, HeldCloses};
-use crate::core::collective::{self, Args, Collective, Members};
+use crate::core::collective::{self, Agreed, Args, Collective, Members};
 use crate::core::disk_space;
 use crate::core::environment;
 use crate::core::layout::Layout;
@@ -243,7 +243,8 @@ impl<const CREATE: bool> Collective for FileCall<CREATE> {
         self.alignment << 2 | holder
     }
 
-    fn act(mut self, comm: &mut Arc<Comm>, rank_0_says: u64) -> Result<File> {
+    fn act(mut self, comm: &mut Arc<Comm>, agreed: Agreed) -> Result<File> {
+        let rank_0_says = agreed.max;
         let (holder, alignment) = (rank_0_says & 3, rank_0_says >> 2);
         if holder != 0 {
             return Err(Holder::from_number(holder).error(&self.request.path));
@@ -540,7 +541,7 @@ impl Collective for SetAtomic {
         file.args(Self::NAME).number("atomic", self.0 as u64)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<()> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
         h5::file::set_atomicity(&file.id, self.0)
     }
 }
@@ -557,7 +558,7 @@ impl Collective for Flush {
         file.args(Self::NAME)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<()> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
         h5::file::flush(&file.id)
             .map_err(|e| disk_space::classify(e, &file.shared.path))
             .and_then(|()| file.shared.subfiles.sync())
@@ -585,8 +586,10 @@ impl Collective for CloseFile {
             .map_or(0, |e| failure_word(&file.shared.comm, e.kind))
     }
 
-    fn act(self, _file: &mut File, failure_word: u64) -> Result<CloseAgreed> {
-        Ok(CloseAgreed { failure_word })
+    fn act(self, _file: &mut File, agreed: Agreed) -> Result<CloseAgreed> {
+        Ok(CloseAgreed {
+            failure_word: agreed.max,
+        })
     }
 }
 
@@ -629,8 +632,6 @@ impl File {
         request: FileRequest,
         held: Option<WriterLock>,
     ) -> Result<File> {
-        // First: every rank is here (the open agreed), which attaching needs.
-        comm.attach_board()?;
         let options = &request.options;
         let info = Info::new(&options.hints)?;
         let writable = request.access != (Access::Open { writable: false });

@@ -2,7 +2,7 @@
 //! groups above it; an empty group, to hold attributes or what a later run writes, needs
 //! this call).
 
-use crate::core::collective::{Args, Collective};
+use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::file::File;
 use crate::core::names::{self, Wanted};
 use crate::error::Result;
@@ -28,7 +28,7 @@ impl Collective for CreateGroup<'_> {
         file.args(Self::NAME).text("path", self.0)
     }
 
-    fn act(self, file: &mut File, _: u64) -> Result<()> {
+    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
         // HDF5 fails alike on every rank when the path exists (or runs through a dataset),
         // and every rank walks the path alike to say which.
         h5::group::create(&file.id, self.0, &file.lists.lcpl).map_err(|e| {

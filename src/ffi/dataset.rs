@@ -2,7 +2,8 @@
 
 use std::ffi::c_char;
 
-use crate::core::collective::{self, Collective, Members};
+use crate::core::closing::Later;
+use crate::core::collective::{self, Collective, Section};
 use crate::core::dataset::{CloseDataset, CreateDataset, Dataset, DatasetRequest, OpenDataset};
 use crate::core::dimension_names::SetDimNames;
 use crate::core::extend::Extend;
@@ -10,7 +11,7 @@ use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_code, dtype_from_code};
-use crate::ffi::handles::{self, Registry, registry, token};
+use crate::ffi::handles::{Registry, registry, token};
 use crate::ffi::options::{dah5_dataset_options, dataset_options};
 use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c};
 
@@ -141,40 +142,39 @@ pub unsafe extern "C" fn dah5_dataset_open(
 /// `dataset` is NULL or points to a writable `dah5_dataset *`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dah5_dataset_close(dataset: *mut *mut dah5_dataset) -> i32 {
-    boundary(CloseDataset::NAME, || {
-        if dataset.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-NULL and readable by the contract.
-        let handle = unsafe { *dataset };
-        if handle.is_null() {
-            return Ok(());
-        }
-        let shared = handles::shared(handle)?;
-        let mut open = handles::hold::<dah5_dataset>(&shared)?;
-        let comm = open.comm().clone();
-        let _turn = comm.one_call_at_a_time();
-        // A close with collective work keeps HDF5's collective section to the end.
-        let (section, later) = match open.closes_alone() {
+    // SAFETY: by this function's contract.
+    unsafe { ffi::close_out(dataset) }
+}
+
+/// A dataset's close: agreed in its own call (keeping HDF5's collective section to the
+/// end) when it has collective work, else posted for the next call (`core::closing`).
+impl ffi::Closable for dah5_dataset {
+    const NAME: &'static str = CloseDataset::NAME;
+    type Agreed = (Option<Section>, Option<Later>);
+
+    fn agree(dataset: &mut Dataset) -> Result<Self::Agreed> {
+        Ok(match dataset.closes_alone() {
             true => (
-                Some(collective::run_in_section(&mut *open, Ok(CloseDataset))?.1),
+                Some(collective::run_in_section(dataset, Ok(CloseDataset))?.1),
                 None,
             ),
-            false => (None, open.agree_on_close()?),
-        };
-        // Taken while held: a call on it from another thread finds it closed.
-        let closing = open.take();
-        registry().remove_dataset(token(handle)?)?;
-        // SAFETY: non-NULL and writable by the contract.
-        unsafe { *dataset = std::ptr::null_mut() };
-        match section {
-            Some(_section) => closing.close(),
-            None => {
-                closing.close_held(later);
+            false => (None, dataset.agree_on_close()?),
+        })
+    }
+
+    fn take_out(registry: &mut Registry, token: u64) -> Result<()> {
+        registry.remove_dataset(token).map(drop)
+    }
+
+    fn close(dataset: Dataset, _: Vec<Dataset>, agreed: Self::Agreed) -> Result<()> {
+        match agreed {
+            (Some(_section), _) => dataset.close(),
+            (None, later) => {
+                dataset.close_held(later);
                 Ok(())
             }
         }
-    })
+    }
 }
 
 /// The dataset's element type (`DAH5_INT8` .. `DAH5_COMPLEX128`).

@@ -2,17 +2,19 @@
 
 use std::ffi::c_char;
 
-use crate::core::collective::{self, Collective, Members};
+use crate::core::collective::{self, Collective, Section};
+use crate::core::dataset::Dataset;
 use crate::core::file::{
-    Access, CloseFile, CreateFile, File, FileCall, FileRequest, Flush, OpenFile, SetAtomic,
+    Access, CloseAgreed, CloseFile, CreateFile, File, FileCall, FileRequest, Flush, OpenFile,
+    SetAtomic,
 };
 use crate::core::process;
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
-use crate::ffi::handles::{self, Handle, registry, token, try_registry};
+use crate::ffi::handles::{self, Handle, Registry, Shared, registry, try_registry};
 use crate::ffi::options::{dah5_file_options, file_options};
-use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c, handle_ptr};
+use crate::ffi::{self, boundary, dah5_file, from_c, handle_ptr};
 
 /// Shared body of create and open: parse this rank's arguments (keeping a local error for
 /// the agreement), create or open collectively with `open`, register the handle.
@@ -194,43 +196,31 @@ pub extern "C" fn dah5_file_flush(file: *mut dah5_file) -> i32 {
 /// `file` is NULL or points to a writable `dah5_file *`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dah5_file_close(file: *mut *mut dah5_file) -> i32 {
-    boundary(CloseFile::NAME, || {
-        if file.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-NULL and readable by the contract.
-        let handle = unsafe { *file };
-        if handle.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-NULL and writable by the contract.
-        close_file(handle, || unsafe { *file = std::ptr::null_mut() })
-    })
+    // SAFETY: by this function's contract.
+    unsafe { ffi::close_out(file) }
 }
 
-/// Close the file `handle` (collective): agree, take it and its datasets out of the
-/// registry (then `taken` runs), and close them, holding HDF5's collective section from the
-/// agreement to the end. If the ranks disagree nothing is taken out or closed. The file's
-/// datasets are held from the start, as every call holds its handle before it waits for
-/// its file's turn: so a call on one of them from another thread ends first.
-fn close_file(handle: *mut dah5_file, taken: impl FnOnce()) -> Result<()> {
-    let token = token(handle)?;
-    let shared = handles::shared(handle)?;
-    let mut open = handles::hold::<dah5_file>(&shared)?;
-    let datasets = registry().datasets_of(token);
-    let held: Vec<_> = datasets
-        .iter()
-        .filter_map(|d| handles::hold::<dah5_dataset>(d).ok())
-        .collect();
-    let comm = open.comm().clone();
-    let _turn = comm.one_call_at_a_time();
-    let (agreed, _section) = collective::run_in_section(&mut *open, Ok(CloseFile))?;
-    // Taken while held: a call on them from another thread finds them closed.
-    let closing = open.take();
-    let datasets = held.into_iter().map(handles::Held::take).collect();
-    registry().remove_file(token)?;
-    taken();
-    closing.close(agreed, datasets)
+/// The file's close: its datasets close with it, and HDF5's collective section is held
+/// from the agreement to the end.
+impl ffi::Closable for dah5_file {
+    const NAME: &'static str = CloseFile::NAME;
+    type Agreed = (CloseAgreed, Section);
+
+    fn closed_with(registry: &Registry, token: u64) -> Vec<Shared<Dataset>> {
+        registry.datasets_of(token)
+    }
+
+    fn agree(file: &mut File) -> Result<Self::Agreed> {
+        collective::run_in_section(file, Ok(CloseFile))
+    }
+
+    fn take_out(registry: &mut Registry, token: u64) -> Result<()> {
+        registry.remove_file(token)
+    }
+
+    fn close(file: File, datasets: Vec<Dataset>, (agreed, _section): Self::Agreed) -> Result<()> {
+        file.close(agreed, datasets)
+    }
 }
 
 /// Close the files the program left open when it calls `MPI_Finalize` (run from MPI's
@@ -257,7 +247,7 @@ fn close_leaked() {
         let Ok(path) = handles::hold::<dah5_file>(&shared).map(|f| f.path().to_string()) else {
             continue;
         };
-        let closed = close_file(handle, || ());
+        let closed = ffi::close(handle, || ());
         report.push_str(&match closed {
             Ok(()) => format!(" dah5 closed {path:?}."),
             Err(e) => format!(

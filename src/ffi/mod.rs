@@ -20,9 +20,10 @@ use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::core::collective::{self, Collective, Members};
+use crate::core::dataset::Dataset;
 use crate::core::process;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::handles::{Handle, Registry, registry};
+use crate::ffi::handles::{Handle, Held, Registry, Shared, registry, token};
 pub(crate) use handles::handle_ptr;
 pub use handles::{dah5_dataset, dah5_direct, dah5_file};
 
@@ -105,6 +106,82 @@ pub(crate) fn independent<H: Handle, C: Collective<Target = H::Value, Output = (
         let mut target = handles::hold::<H>(&shared)?;
         let request = request(&target);
         collective::run_alone(&mut *target, request)
+    })
+}
+
+/// A handle whose collective close takes it out of the registry (`dah5_file_close`,
+/// `dah5_dataset_close`): what differs between them in [`close`]'s steps.
+pub(crate) trait Closable: Handle + Sized
+where
+    Self::Value: Members,
+{
+    /// The C function's name.
+    const NAME: &'static str;
+    /// What the agreement hands the close.
+    type Agreed;
+
+    /// The datasets closed with it, held from the start as every call holds its handle
+    /// before it waits for its turn, so that a call on one from another thread ends first.
+    fn closed_with(_registry: &Registry, _token: u64) -> Vec<Shared<Dataset>> {
+        Vec::new()
+    }
+
+    /// The agreement (collective); nothing is taken out or closed when it fails.
+    fn agree(value: &mut Self::Value) -> Result<Self::Agreed>;
+
+    /// Take the handle (and what goes with it) out of the registry.
+    fn take_out(registry: &mut Registry, token: u64) -> Result<()>;
+
+    /// Close, after the agreement, with the datasets of [`Closable::closed_with`].
+    fn close(value: Self::Value, datasets: Vec<Dataset>, agreed: Self::Agreed) -> Result<()>;
+}
+
+/// Close `handle` (collective): hold it and what closes with it, wait for its
+/// communicator's turn, agree, take it out of the registry while held (a call on it from
+/// another thread then finds it closed; `taken` runs then), and close.
+pub(crate) fn close<H: Closable>(handle: *mut H, taken: impl FnOnce()) -> Result<()>
+where
+    H::Value: Members,
+{
+    let token = token(handle)?;
+    let shared = handles::shared(handle)?;
+    let mut open = handles::hold::<H>(&shared)?;
+    let datasets = H::closed_with(&registry(), token);
+    let held: Vec<_> = datasets
+        .iter()
+        .filter_map(|d| handles::hold::<dah5_dataset>(d).ok())
+        .collect();
+    let comm = open.comm().clone();
+    let _turn = comm.one_call_at_a_time();
+    let agreed = H::agree(&mut open)?;
+    let closing = open.take();
+    let datasets = held.into_iter().map(Held::take).collect();
+    H::take_out(&mut registry(), token)?;
+    taken();
+    H::close(closing, datasets, agreed)
+}
+
+/// The body of a close's C function, given where the caller keeps the handle: NULL, or a
+/// NULL handle there, is a no-op; else [`close`], which clears the caller's pointer once
+/// the handle is out of the registry.
+///
+/// # Safety
+/// `handle_out` is NULL or points to a readable and writable handle pointer.
+pub(crate) unsafe fn close_out<H: Closable>(handle_out: *mut *mut H) -> i32
+where
+    H::Value: Members,
+{
+    boundary(H::NAME, || {
+        if handle_out.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL and readable by the contract.
+        let handle = unsafe { *handle_out };
+        if handle.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL and writable by the contract.
+        close(handle, || unsafe { *handle_out = std::ptr::null_mut() })
     })
 }
 

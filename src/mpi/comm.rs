@@ -36,6 +36,8 @@ pub struct Comm {
     /// The agreements' shared-memory board, when all ranks are on one node (attached
     /// after the file's open).
     board: std::sync::OnceLock<Board>,
+    /// [`Comm::attach_board`] ran (it runs once, at the first agreed call).
+    board_asked: std::sync::atomic::AtomicBool,
     /// Held for a collective call from the C API: the calls of one communicator are made
     /// one at a time (threads that share a file take turns; their agreements would
     /// otherwise interleave).
@@ -88,6 +90,7 @@ impl Comm {
             last_look_micros: std::sync::atomic::AtomicU64::new(0),
             agreements: std::sync::atomic::AtomicU64::new(0),
             board: std::sync::OnceLock::new(),
+            board_asked: std::sync::atomic::AtomicBool::new(false),
             calls: std::sync::Mutex::new(()),
         };
         // SAFETY: `comm.raw` is our valid communicator; the predefined handler is static.
@@ -133,10 +136,17 @@ impl Comm {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Collective, after an agreement (all ranks are here): from now on the agreements go
-    /// through a shared-memory board (see `board`) when every rank is on one node and every
-    /// rank could map it, else through MPI messages on every rank.
+    /// Collective, after the first agreement (all ranks are here; later calls return at
+    /// once): from then on the agreements go through a shared-memory board (see `board`)
+    /// when every rank is on one node and every rank could map it, else through MPI
+    /// messages on every rank.
     pub fn attach_board(&self) -> Result<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        // The calls of a communicator are made one at a time (`one_call_at_a_time`).
+        if self.board_asked.load(Relaxed) {
+            return Ok(());
+        }
+        self.board_asked.store(true, Relaxed);
         if self.size() < 2 {
             return Ok(());
         }
