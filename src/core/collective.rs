@@ -94,6 +94,7 @@ pub struct Agreed {
 
 /// After the agreement: the communicator's first agreed call attaches its board
 /// (`Comm::attach_board`), the words are gathered, and the call acts.
+#[inline]
 fn act_agreed<C: Collective>(request: C, target: &mut C::Target, max: u64) -> Result<C::Output> {
     target.comm().attach_board()?;
     let gathered = match request.words(target) {

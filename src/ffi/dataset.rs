@@ -11,7 +11,7 @@ use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_code, dtype_from_code};
-use crate::ffi::handles::{Registry, registry, token};
+use crate::ffi::handles::{Held, Registry, registry, token};
 use crate::ffi::options::{dah5_dataset_options, dataset_options};
 use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c};
 
@@ -166,7 +166,7 @@ impl ffi::Closable for dah5_dataset {
         registry.remove_dataset(token).map(drop)
     }
 
-    fn close(dataset: Dataset, _: Vec<Dataset>, agreed: Self::Agreed) -> Result<()> {
+    fn close(dataset: Dataset, _: Option<Vec<Held<Dataset>>>, agreed: Self::Agreed) -> Result<()> {
         match agreed {
             (Some(_section), _) => dataset.close(),
             (None, later) => {

@@ -12,7 +12,7 @@ use crate::core::process;
 use crate::core::shape::Order;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{create_flags, open_flags};
-use crate::ffi::handles::{self, Handle, Registry, Shared, registry, try_registry};
+use crate::ffi::handles::{self, Handle, Held, Registry, Shared, registry, try_registry};
 use crate::ffi::options::{dah5_file_options, file_options};
 use crate::ffi::{self, boundary, dah5_file, from_c, handle_ptr};
 
@@ -206,8 +206,8 @@ impl ffi::Closable for dah5_file {
     const NAME: &'static str = CloseFile::NAME;
     type Agreed = (CloseAgreed, Section);
 
-    fn closed_with(registry: &Registry, token: u64) -> Vec<Shared<Dataset>> {
-        registry.datasets_of(token)
+    fn closed_with(token: u64) -> Option<Vec<Shared<Dataset>>> {
+        Some(registry().datasets_of(token))
     }
 
     fn agree(file: &mut File) -> Result<Self::Agreed> {
@@ -218,7 +218,10 @@ impl ffi::Closable for dah5_file {
         registry.remove_file(token)
     }
 
-    fn close(file: File, datasets: Vec<Dataset>, (agreed, _section): Self::Agreed) -> Result<()> {
+    fn close(file: File, datasets: Option<Vec<Held<Dataset>>>, agreed: Self::Agreed) -> Result<()> {
+        let (agreed, _section) = agreed;
+        // Taken while held: a call on one from another thread finds it closed.
+        let datasets = datasets.into_iter().flatten().map(Held::take).collect();
         file.close(agreed, datasets)
     }
 }

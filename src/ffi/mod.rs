@@ -122,8 +122,10 @@ where
 
     /// The datasets closed with it, held from the start as every call holds its handle
     /// before it waits for its turn, so that a call on one from another thread ends first.
-    fn closed_with(_registry: &Registry, _token: u64) -> Vec<Shared<Dataset>> {
-        Vec::new()
+    /// (None, not an empty list: a dataset's close, on the metadata loop's path, then
+    /// makes and drops no list.)
+    fn closed_with(_token: u64) -> Option<Vec<Shared<Dataset>>> {
+        None
     }
 
     /// The agreement (collective); nothing is taken out or closed when it fails.
@@ -132,8 +134,13 @@ where
     /// Take the handle (and what goes with it) out of the registry.
     fn take_out(registry: &mut Registry, token: u64) -> Result<()>;
 
-    /// Close, after the agreement, with the datasets of [`Closable::closed_with`].
-    fn close(value: Self::Value, datasets: Vec<Dataset>, agreed: Self::Agreed) -> Result<()>;
+    /// Close, after the agreement, with the datasets of [`Closable::closed_with`] (held:
+    /// take them).
+    fn close(
+        value: Self::Value,
+        datasets: Option<Vec<Held<Dataset>>>,
+        agreed: Self::Agreed,
+    ) -> Result<()>;
 }
 
 /// Close `handle` (collective): hold it and what closes with it, wait for its
@@ -146,19 +153,19 @@ where
     let token = token(handle)?;
     let shared = handles::shared(handle)?;
     let mut open = handles::hold::<H>(&shared)?;
-    let datasets = H::closed_with(&registry(), token);
-    let held: Vec<_> = datasets
-        .iter()
-        .filter_map(|d| handles::hold::<dah5_dataset>(d).ok())
-        .collect();
+    let datasets = H::closed_with(token);
+    let held = datasets.as_ref().map(|all| {
+        all.iter()
+            .filter_map(|d| handles::hold::<dah5_dataset>(d).ok())
+            .collect()
+    });
     let comm = open.comm().clone();
     let _turn = comm.one_call_at_a_time();
     let agreed = H::agree(&mut open)?;
     let closing = open.take();
-    let datasets = held.into_iter().map(Held::take).collect();
     H::take_out(&mut registry(), token)?;
     taken();
-    H::close(closing, datasets, agreed)
+    H::close(closing, held, agreed)
 }
 
 /// The body of a close's C function, given where the caller keeps the handle: NULL, or a

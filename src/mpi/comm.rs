@@ -140,6 +140,7 @@ impl Comm {
     /// once): from then on the agreements go through a shared-memory board (see `board`)
     /// when every rank is on one node and every rank could map it, else through MPI
     /// messages on every rank.
+    #[inline]
     pub fn attach_board(&self) -> Result<()> {
         use std::sync::atomic::Ordering::Relaxed;
         // The calls of a communicator are made one at a time (`one_call_at_a_time`).
@@ -147,6 +148,10 @@ impl Comm {
             return Ok(());
         }
         self.board_asked.store(true, Relaxed);
+        self.attach_board_now()
+    }
+
+    fn attach_board_now(&self) -> Result<()> {
         if self.size() < 2 {
             return Ok(());
         }
