@@ -363,3 +363,32 @@ fn no_import_circle_inside_a_folder() {
         found.join("\n")
     );
 }
+
+/// Every source file says in its first line what it is for (a `//!` module doc).
+#[test]
+fn every_source_file_says_what_it_is_for() {
+    let files = sources("src");
+    assert!(files.len() > 40, "{} files", files.len());
+    let silent: Vec<_> = files
+        .iter()
+        .filter(|(_, text)| !text.starts_with("//!"))
+        .map(|(path, _)| path.display().to_string())
+        .collect();
+    assert!(silent.is_empty(), "no //! line first: {silent:?}");
+}
+
+/// The README is a front page: at most 14,000 bytes, the reference in docs/.
+#[test]
+fn readme_is_a_front_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.len() <= 14_000,
+        "README.md is {} bytes",
+        readme.len()
+    );
+    for page in ["docs/subfiled.md", "docs/schema.md", "docs/c-api.md"] {
+        assert!(readme.contains(page), "README.md does not link {page}");
+        assert!(root.join(page).is_file(), "{page} is missing");
+    }
+}
