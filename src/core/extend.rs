@@ -15,7 +15,8 @@ pub struct Extend(pub Vec<u64>);
 impl Collective for Extend {
     const NAME: &'static str = "dah5_dataset_extend";
     type Target = Dataset;
-    type Output = ();
+    /// The new dims, in the file handle's order.
+    type Output = Vec<u64>;
 
     fn check(self, dataset: &Dataset) -> Result<Self> {
         let dims = self.0;
@@ -66,11 +67,12 @@ impl Collective for Extend {
         dataset.args(Self::NAME).numbers("new_dims", &self.0)
     }
 
-    fn act(self, dataset: &mut Dataset, _: Agreed) -> Result<()> {
+    fn act(self, dataset: &mut Dataset, _: Agreed) -> Result<Vec<u64>> {
         let storage = dataset.file.order.to_storage(&self.0);
         let context = |e: Error, name: &str| e.context(format_args!("dataset {name:?}"));
         h5::dataset::set_extent(&dataset.id, &storage).map_err(|e| context(e, dataset.name()))?;
         dataset.storage_dims = storage.into();
-        dimension_names::follow_extent(dataset).map_err(|e| context(e, dataset.name()))
+        dimension_names::follow_extent(dataset).map_err(|e| context(e, dataset.name()))?;
+        Ok(dataset.dims())
     }
 }

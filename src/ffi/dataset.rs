@@ -11,9 +11,9 @@ use crate::core::file::File;
 use crate::core::shape::check_ndims;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_code, dtype_from_code};
-use crate::ffi::handles::{Held, Registry, registry, token};
+use crate::ffi::handles::{Held, Registry, token};
 use crate::ffi::options::{dah5_dataset_options, dataset_options};
-use crate::ffi::{self, boundary, dah5_dataset, dah5_file, from_c};
+use crate::ffi::{self, dah5_dataset, dah5_file, from_c};
 
 /// Create a dataset: contiguous, allocated now, not filled (unless `DAH5_FILL_ZEROS`).
 ///
@@ -307,13 +307,8 @@ pub unsafe extern "C" fn dah5_dataset_extend(
         // SAFETY: `new_dims` has `ndims` entries by the contract.
         unsafe { from_c::u64s(new_dims, ndims as usize, "new_dims") }.map(Extend)
     };
-    boundary(Extend::NAME, || {
-        let dims = ffi::run_held(dataset, |target| {
-            let request = request(target);
-            collective::run(target, request)?;
-            Ok(target.dims())
-        })?;
-        // What dah5_dataset_dims answers from now.
-        registry().set_dims(dataset, dims)
+    // The new dims are what dah5_dataset_dims answers from now.
+    ffi::collective(dataset, request, |registry, dims| {
+        registry.set_dims(dataset, dims)
     })
 }

@@ -81,7 +81,7 @@ where
 
 /// Run `call` on what `handle` stands for, held, in its communicator's turn (see
 /// `Comm::one_call_at_a_time`).
-pub(crate) fn run_held<H: Handle, T>(
+fn run_held<H: Handle, T>(
     handle: *const H,
     call: impl FnOnce(&mut H::Value) -> Result<T>,
 ) -> Result<T>
