@@ -1,7 +1,8 @@
 //! `dah5_group_create` end to end: tests/c/groups.c at 2 and 3 ranks asserts each status
 //! and message on every rank (nested groups with their parents, paths that exist, bad paths,
 //! ranks out of step, a read-only file, the checks off); then h5py and h5dump read the
-//! file, and `dah5 merge` copies its groups, the empty ones and their attributes too.
+//! file, and `dah5 merge` copies its groups, the empty ones and their attributes too; a
+//! circle of groups (hard links) ends `dah5 info` and `dah5 merge` as any file does.
 
 mod common;
 
@@ -63,4 +64,39 @@ fn dah5_merge_copies_empty_groups_and_every_groups_attributes() {
     let out = mpiexec_ok(2, &dah5, &["merge", "groups.h5", "m.h5"], &[], &dir);
     assert!(out.contains("dah5 merge: 1 dataset(s)"), "{out}");
     check(&dir, "m.h5");
+}
+
+/// A hard link can close a circle of groups (h5py: `f['a/b/up'] = f['a']`): `dah5 info` and
+/// `dah5 merge` leave out a link back to a group they are inside of, and end (they walked
+/// the circle for ever); each dataset is listed and copied once.
+#[test]
+fn info_and_merge_end_on_a_circle_of_groups() {
+    let dir = scratch("groups_circle");
+    let made = python_inline(
+        "import h5py, numpy as np\n\
+         with h5py.File('circle.h5', 'w') as f:\n\
+         \x20   f['a/x'] = np.arange(4.0)\n\
+         \x20   f['a/b/up'] = f['a']\n\
+         \x20   f['a/b/root'] = f['/']\n\
+         print('made')\n",
+        &dir,
+    );
+    assert!(made.contains("made"), "{made}");
+    let dah5 = PathBuf::from(env!("CARGO_BIN_EXE_dah5"));
+    let info = local_ok(&dah5, &["info", "circle.h5"], &dir);
+    assert!(
+        info.contains("circle.h5: 1 dataset(s)") && info.contains("/a/x:"),
+        "{info}"
+    );
+    let out = mpiexec_ok(2, &dah5, &["merge", "circle.h5", "m.h5"], &[], &dir);
+    assert!(out.contains("dah5 merge: 1 dataset(s)"), "{out}");
+    let copied = python_inline(
+        "import h5py\n\
+         names = []\n\
+         h5py.File('m.h5', 'r').visit(names.append)\n\
+         assert sorted(names) == ['a', 'a/b', 'a/x'], names\n\
+         print('copied')\n",
+        &dir,
+    );
+    assert!(copied.contains("copied"), "{copied}");
 }

@@ -44,8 +44,44 @@ pub enum Kind {
     Other,
 }
 
-/// The links of the group at `path`, by name, and what each leads to.
-pub fn members(loc: &Id, path: &str) -> Result<Vec<(String, Kind)>> {
+/// Which object an open object is, within its file: its token (HDF5 1.12 and later) or its
+/// address (before).
+#[cfg(hdf5_object_tokens)]
+type ObjectId = hdf5_sys::h5o::H5O_token_t;
+#[cfg(not(hdf5_object_tokens))]
+type ObjectId = hdf5_sys::h5::haddr_t;
+
+#[cfg(hdf5_object_tokens)]
+fn identity(object: &Id) -> Result<ObjectId> {
+    use hdf5_sys::h5o::{H5O_INFO_BASIC, H5O_info2_t, H5Oget_info3};
+    // All zeros is a valid value of every field (the basic ones are filled in).
+    let mut info = std::mem::MaybeUninit::<H5O_info2_t>::zeroed();
+    let (o, i) = (object.raw(), info.as_mut_ptr());
+    // SAFETY: `o` is an open object, `i` points to writable room for the info.
+    h5call!(unsafe { H5Oget_info3(o, i, H5O_INFO_BASIC) })?;
+    // SAFETY: zeroed, then (its basic fields) filled by HDF5.
+    Ok(unsafe { info.assume_init() }.token)
+}
+
+#[cfg(not(hdf5_object_tokens))]
+fn identity(object: &Id) -> Result<ObjectId> {
+    use hdf5_sys::h5o::{H5O_INFO_BASIC, H5O_info1_t, H5Oget_info2};
+    let mut info = H5O_info1_t::default();
+    let (o, i) = (object.raw(), &raw mut info);
+    // SAFETY: `o` is an open object, `i` is writable.
+    h5call!(unsafe { H5Oget_info2(o, i, H5O_INFO_BASIC) })?;
+    Ok(info.addr)
+}
+
+/// A link of a group: its name, what it leads to, and, for a group, which one.
+struct Member {
+    name: String,
+    kind: Kind,
+    group: Option<ObjectId>,
+}
+
+/// The links of the group at `path`, by name.
+fn members(loc: &Id, path: &str) -> Result<Vec<Member>> {
     let c_path = c_string(path)?;
     let l = loc.raw();
     // SAFETY: `l` is an open file or object and the path is NUL-terminated.
@@ -69,8 +105,11 @@ pub fn members(loc: &Id, path: &str) -> Result<Vec<(String, Kind)>> {
         .map(|name| {
             let object = open_object(&group, &name)?;
             let kind = kind_of(&object)?;
+            let group = (kind == Kind::Group)
+                .then(|| identity(&object))
+                .transpose()?;
             object.close()?;
-            Ok((name, kind))
+            Ok(Member { name, kind, group })
         })
         .collect()
 }
@@ -131,25 +170,51 @@ pub fn open_object(loc: &Id, path: &str) -> Result<Id> {
 /// Every dataset under the group `group`, depth first, by name, but none under the group
 /// `skip` (dah5's block tables).
 pub fn datasets(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
-    for (name, kind) in members(file, group)? {
-        let path = format!("{}/{name}", group.trim_end_matches('/'));
-        match kind {
-            Kind::Dataset => found.push(path),
-            Kind::Group if path != skip => datasets(file, &path, skip, found)?,
-            _ => {}
+    walk_from(file, group, skip, &mut |path, kind| {
+        if kind == Kind::Dataset {
+            found.push(path.to_string());
         }
-    }
-    Ok(())
+    })
 }
 
 /// Every group under the group `group`, depth first, by name (parents before what they
 /// hold), but neither the group `skip` (dah5's block tables) nor any under it.
 pub fn groups(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
-    for (name, kind) in members(file, group)? {
-        let path = format!("{}/{name}", group.trim_end_matches('/'));
-        if kind == Kind::Group && path != skip {
-            found.push(path.clone());
-            groups(file, &path, skip, found)?;
+    walk_from(file, group, skip, &mut |path, kind| {
+        if kind == Kind::Group {
+            found.push(path.to_string());
+        }
+    })
+}
+
+/// [`walk_tree`] from the group `group`, which the walk is inside of.
+fn walk_from(file: &Id, group: &str, skip: &str, visit: &mut impl FnMut(&str, Kind)) -> Result<()> {
+    let start = open_object(file, group)?;
+    let mut above = vec![identity(&start)?];
+    start.close()?;
+    walk_tree(file, group, skip, &mut above, visit)
+}
+
+/// Call `visit` with every link under `group` (its path, what it leads to), depth first, by
+/// name, skipping the group `skip` and a link back to a group it is inside of (`above`
+/// holds those: a hard link can make a circle, which a walk would follow for ever).
+fn walk_tree(
+    file: &Id,
+    group: &str,
+    skip: &str,
+    above: &mut Vec<ObjectId>,
+    visit: &mut impl FnMut(&str, Kind),
+) -> Result<()> {
+    for member in members(file, group)? {
+        let path = format!("{}/{}", group.trim_end_matches('/'), member.name);
+        if path == skip || member.group.is_some_and(|g| above.contains(&g)) {
+            continue;
+        }
+        visit(&path, member.kind);
+        if let Some(inner) = member.group {
+            above.push(inner);
+            walk_tree(file, &path, skip, above, visit)?;
+            above.pop();
         }
     }
     Ok(())
