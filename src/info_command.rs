@@ -35,11 +35,7 @@ pub fn describe(request: &Request) -> Result<String> {
         .map_err(|e| e.context(format_args!("path {:?}", request.path)))?;
     let datasets = match &request.dataset {
         Some(name) => vec![absolute(name)],
-        None => {
-            let mut found = Vec::new();
-            h5::group::datasets(&file, "/", TABLES_GROUP, &mut found)?;
-            found
-        }
+        None => h5::group::contents(&file, "/", TABLES_GROUP)?.datasets,
     };
     let mut out = format!("{}: {} dataset(s)\n", request.path, datasets.len());
     for path in &datasets {

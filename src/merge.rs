@@ -156,16 +156,13 @@ fn copy_everything(from: &mut File, to: &mut File, copied: &mut Vec<Dataset>) ->
     copy_attributes(&from.id, &to.id, ".", false)?;
     // Groups first, parents before what they hold: a dataset's create makes the groups
     // above it, but not a group that holds no dataset.
-    let mut groups = Vec::new();
-    h5::group::groups(&from.id, "/", TABLES_GROUP, &mut groups)?;
-    for group in &groups {
+    let contents = h5::group::contents(&from.id, "/", TABLES_GROUP)?;
+    for group in &contents.groups {
         collective::run(to, Ok(CreateGroup(group)))?;
         copy_attributes(&from.id, &to.id, group, false)?;
     }
-    let mut paths = Vec::new();
-    h5::group::datasets(&from.id, "/", TABLES_GROUP, &mut paths)?;
     let mut names = Vec::new();
-    for path in &paths {
+    for path in &contents.datasets {
         let mut source = collective::run(from, Ok(OpenDataset(path.clone()))).map_err(|e| {
             e.context(format_args!(
                 "dah5 merge copies arrays of dah5's dtypes only"

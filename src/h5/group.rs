@@ -167,24 +167,25 @@ pub fn open_object(loc: &Id, path: &str) -> Result<Id> {
     h5call!(unsafe { H5Oopen(l, c_path.as_ptr(), H5P_DEFAULT) }, closed by H5Oclose)
 }
 
-/// Every dataset under the group `group`, depth first, by name, but none under the group
-/// `skip` (dah5's block tables).
-pub fn datasets(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
-    walk_from(file, group, skip, &mut |path, kind| {
-        if kind == Kind::Dataset {
-            found.push(path.to_string());
-        }
-    })
+/// What a group holds, all the way down: its groups and its datasets.
+#[derive(Default)]
+pub struct Contents {
+    /// Depth first, by name (parents before what they hold).
+    pub groups: Vec<String>,
+    /// Depth first, by name.
+    pub datasets: Vec<String>,
 }
 
-/// Every group under the group `group`, depth first, by name (parents before what they
-/// hold), but neither the group `skip` (dah5's block tables) nor any under it.
-pub fn groups(file: &Id, group: &str, skip: &str, found: &mut Vec<String>) -> Result<()> {
-    walk_from(file, group, skip, &mut |path, kind| {
-        if kind == Kind::Group {
-            found.push(path.to_string());
-        }
-    })
+/// Every group and dataset under the group `group`, in one walk, but neither the group
+/// `skip` (dah5's block tables) nor anything under it.
+pub fn contents(file: &Id, group: &str, skip: &str) -> Result<Contents> {
+    let mut found = Contents::default();
+    walk_from(file, group, skip, &mut |path, kind| match kind {
+        Kind::Group => found.groups.push(path.to_string()),
+        Kind::Dataset => found.datasets.push(path.to_string()),
+        Kind::Other => {}
+    })?;
+    Ok(found)
 }
 
 /// [`walk_tree`] from the group `group`, which the walk is inside of.
