@@ -618,6 +618,70 @@ int32_t dah5_read_block(struct dah5_dataset *dataset,
                         uint32_t xfer_flags);
 
 /**
+ * Write this rank's `nblocks` blocks of the dataset from `buf`, in one HDF5 transfer with
+ * one selection for all of them (blocks over 1 GiB in all are moved in several).
+ *
+ * **Independent** by default, **collective** with `DAH5_COLLECTIVE` (every rank of the
+ * file calls it; MPI-IO's two-phase aggregation can merge the ranks' pieces; a rank with
+ * nothing passes `nblocks = 0` and may pass NULL arrays and `buf`), as `dah5_write_block`,
+ * with its rules for dtypes, conversion, order, visibility and failed writes. Every rank of
+ * a collective call calls `dah5_write_blocks` (not `dah5_write_block`).
+ *
+ * HDF5 moves the elements of many blocks in the file's order, not block after block:
+ * where the blocks' rows interleave in the file (tiles side by side) or the blocks are not
+ * given in file order, dah5 copies them once into a buffer in file order (as many bytes as
+ * the blocks, at most 1 GiB at a time). Blocks given in file order that follow each other
+ * (runs of a 1-D array, sorted) are written straight from `buf`.
+ *
+ * @param dataset     an open dataset of a writable file (not a subfiled darray: there a rank
+ *                    writes its one block with `dah5_write_block`).
+ * @param nblocks     the number of blocks; 0 takes part with nothing.
+ * @param offsets     nblocks × ndims start indices: block i's are `offsets[i*ndims ..]`, in
+ *                    the file handle's order.
+ * @param counts      nblocks × ndims extents, likewise; a block with a zero count is empty.
+ * @param mem_dtype   the type of the elements in `buf` (see `dah5_write_block`).
+ * @param buf         the blocks one after another, each packed in the handle's order.
+ * @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
+ * @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` naming the first block out of the dataset;
+ *         `DAH5_ERR_INVALID_ARGUMENT` naming two blocks that overlap, or when `buf`'s size
+ *         is not the blocks'; the errors of `dah5_write_block`. Nothing is written when a
+ *         check fails (collectively: on every rank).
+ *
+ * # Safety
+ * `offsets` and `counts` are NULL or have nblocks × ndims entries; `buf` is NULL or holds
+ * the blocks.
+ */
+int32_t dah5_write_blocks(struct dah5_dataset *dataset,
+                          uint64_t nblocks,
+                          const uint64_t *offsets,
+                          const uint64_t *counts,
+                          int32_t mem_dtype,
+                          const void *buf,
+                          uint32_t xfer_flags);
+
+/**
+ * Read this rank's `nblocks` blocks of the dataset into `buf`, one after another, each
+ * packed in the handle's order: one HDF5 transfer with one selection for all of them.
+ *
+ * **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
+ * `dah5_write_blocks` (its arguments, its copy through a buffer in file order when the
+ * blocks are not in it), with the rules of `dah5_read_block` for conversion
+ * (`DAH5_ERR_TYPE_MISMATCH` on a value `mem_dtype` cannot hold) and for a read-only file
+ * that changed (`DAH5_ERR_FILE_CHANGED`). Blocks may not overlap here either.
+ *
+ * # Safety
+ * `offsets` and `counts` are NULL or have nblocks × ndims entries; `buf` is NULL or has
+ * room for the blocks.
+ */
+int32_t dah5_read_blocks(struct dah5_dataset *dataset,
+                         uint64_t nblocks,
+                         const uint64_t *offsets,
+                         const uint64_t *counts,
+                         int32_t mem_dtype,
+                         void *buf,
+                         uint32_t xfer_flags);
+
+/**
  * Write a distributed array: every rank passes the global dims and its own block, and the
  * library creates the dataset, records the decomposition in it, and writes every block.
  *

@@ -50,8 +50,7 @@ fn block<'a>(
     buffer: Buffer<'a>,
 ) -> BlockRequest<'a> {
     BlockRequest {
-        offset: offset.to_vec(),
-        count: count.to_vec(),
+        blocks: vec![(offset.to_vec(), count.to_vec())],
         mem_dtype: dtype,
         convert: false,
         collective,

@@ -1,12 +1,16 @@
-//! Moving one rank's block between its buffer and the dataset.
+//! Moving one rank's blocks between its buffer and the dataset: one block
+//! (`dah5_write_block`) or many in one call (`dah5_write_blocks`), each call as few HDF5
+//! transfers as `core::transfer_plan` allows, each of one selection.
 
 use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
+use crate::core::overlap::find_overlap;
 use crate::core::shape::{byte_len, check_block};
-use crate::core::split::{self, Piece, max_piece_bytes};
+use crate::core::split::max_piece_bytes;
 use crate::core::subfiles::{SubfiledRead, Subfiles};
+use crate::core::transfer_plan::{self, Transfer};
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -34,10 +38,11 @@ pub enum Direction {
     Read,
 }
 
-/// One rank's block: where it is (in the file handle's order), what its memory holds.
+/// One rank's blocks of one call: where they are, what its memory holds.
 pub struct BlockRequest<'a> {
-    pub offset: Vec<u64>,
-    pub count: Vec<u64>,
+    /// Each block's offset and count, in the file handle's order; its elements follow the
+    /// previous block's in `buffer`.
+    pub blocks: Vec<(Vec<u64>, Vec<u64>)>,
     pub mem_dtype: Dtype,
     /// Let HDF5 convert between `mem_dtype` and the dataset's dtype (values that do not
     /// fit are refused, see `core::convert`). Without it, differing dtypes are an error.
@@ -71,37 +76,41 @@ impl List<'_> {
     }
 }
 
-/// A block cut into pieces, ready to move.
+/// The blocks planned as HDF5 transfers, ready to move.
 struct Plan<'a> {
-    pieces: Vec<Piece>,
+    transfers: Vec<Transfer>,
     mem_dtype: Dtype,
     buffer: Buffer<'a>,
 }
 
-/// `dah5_write_block` (`WRITE`) or `dah5_read_block`: one rank's block, collective or
-/// independent. Its check cuts it into the pieces it moves.
-pub struct BlockTransfer<'a, const WRITE: bool> {
+/// `dah5_write_block` (`WRITE`) or `dah5_read_block`, or with `MANY` `dah5_write_blocks`
+/// or `dah5_read_blocks`: one rank's blocks, collective or independent. Its check plans
+/// the transfers it makes.
+pub struct BlockTransfer<'a, const WRITE: bool, const MANY: bool> {
     request: BlockRequest<'a>,
-    pieces: Vec<Piece>,
+    transfers: Vec<Transfer>,
 }
 
-pub type WriteBlock<'a> = BlockTransfer<'a, true>;
-pub type ReadBlock<'a> = BlockTransfer<'a, false>;
+pub type WriteBlock<'a> = BlockTransfer<'a, true, false>;
+pub type ReadBlock<'a> = BlockTransfer<'a, false, false>;
+pub type WriteBlocks<'a> = BlockTransfer<'a, true, true>;
+pub type ReadBlocks<'a> = BlockTransfer<'a, false, true>;
 
-impl<'a, const WRITE: bool> BlockTransfer<'a, WRITE> {
+impl<'a, const WRITE: bool, const MANY: bool> BlockTransfer<'a, WRITE, MANY> {
     pub fn new(request: BlockRequest<'a>) -> Self {
         BlockTransfer {
             request,
-            pieces: Vec::new(),
+            transfers: Vec::new(),
         }
     }
 }
 
-impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
-    const NAME: &'static str = if WRITE {
-        "dah5_write_block"
-    } else {
-        "dah5_read_block"
+impl<const WRITE: bool, const MANY: bool> Collective for BlockTransfer<'_, WRITE, MANY> {
+    const NAME: &'static str = match (WRITE, MANY) {
+        (true, false) => "dah5_write_block",
+        (false, false) => "dah5_read_block",
+        (true, true) => "dah5_write_blocks",
+        (false, true) => "dah5_read_blocks",
     };
     const NEEDS_MAX: bool = true;
     type Target = Dataset;
@@ -109,8 +118,8 @@ impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
 
     fn check(self, dataset: &Dataset) -> Result<Self> {
         dataset.check_block(&self.request)?;
-        let pieces = dataset.pieces(&self.request)?;
-        Ok(BlockTransfer { pieces, ..self })
+        let transfers = dataset.plan(&self.request)?;
+        Ok(BlockTransfer { transfers, ..self })
     }
 
     fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
@@ -120,11 +129,11 @@ impl<const WRITE: bool> Collective for BlockTransfer<'_, WRITE> {
     }
 
     fn local_max(&self, _dataset: &Dataset) -> u64 {
-        self.pieces.len() as u64
+        self.transfers.len() as u64
     }
 
     fn act(self, dataset: &mut Dataset, agreed: Agreed) -> Result<()> {
-        dataset.transfer(self.request, self.pieces, agreed.max as usize)
+        dataset.transfer(self.request, self.transfers, agreed.max as usize)
     }
 }
 
@@ -176,14 +185,21 @@ impl Dataset {
                 ),
             ));
         }
-        let dims = self.dims();
-        check_block(&dims, &request.offset, &request.count)
-            .map_err(|e| e.context(format_args!("dataset {:?} dims {dims:?}", self.name())))?;
-        let expected = byte_len(&request.count, mem.size(), "count")?;
+        self.check_bounds(&request.blocks)?;
+        let mut expected = 0usize;
+        for (_, count) in &request.blocks {
+            expected = byte_len(count, mem.size(), "count")?
+                .checked_add(expected)
+                .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;
+        }
         let actual = request.buffer.size();
         if actual != expected {
+            let what = match request.blocks.len() {
+                1 => "the block needs",
+                _ => "the blocks need",
+            };
             return Err(Error::invalid(format!(
-                "buf holds {actual} bytes but the block needs {expected}"
+                "buf holds {actual} bytes but {what} {expected}"
             )));
         }
         match (&request.buffer, mem != stored) {
@@ -192,6 +208,49 @@ impl Dataset {
             }
             (Buffer::Source(_), false) => Ok(()),
             (Buffer::Sink(_), _) => self.file.check_unchanged(),
+        }
+    }
+
+    /// Every block inside the dataset, no two overlapping (a selection holds each element
+    /// once). A block of many is named by its index.
+    fn check_bounds(&self, blocks: &[(Vec<u64>, Vec<u64>)]) -> Result<()> {
+        let dims = self.dims();
+        let show = |i: usize| {
+            let (offset, count) = &blocks[i];
+            format!("block {i} (offset {offset:?} count {count:?})")
+        };
+        for (i, (offset, count)) in blocks.iter().enumerate() {
+            check_block(&dims, offset, count).map_err(|e| {
+                let e = e.context(format_args!("dataset {:?} dims {dims:?}", self.name()));
+                match blocks.len() {
+                    1 => e,
+                    _ => e.context(show(i)),
+                }
+            })?;
+        }
+        if self.subfiles.is_some() && blocks.len() != 1 {
+            return Err(Error::invalid(format!(
+                "dataset {:?} is a subfiled darray: each rank moves one block a call \
+                 (dah5_write_block, dah5_read_block), not {}",
+                self.name(),
+                blocks.len()
+            )));
+        }
+        if blocks.len() < 2 {
+            return Ok(());
+        }
+        let nonempty: Vec<usize> = (0..blocks.len())
+            .filter(|&i| !blocks[i].1.contains(&0))
+            .collect();
+        let (offsets, counts): (Vec<Vec<u64>>, Vec<Vec<u64>>) = blocks.iter().cloned().unzip();
+        match find_overlap(&offsets, &counts, &nonempty) {
+            Some((a, b)) => Err(Error::invalid(format!(
+                "dataset {:?}: {} and {} overlap: each element can be moved once a call",
+                self.name(),
+                show(a),
+                show(b)
+            ))),
+            None => Ok(()),
         }
     }
 
@@ -213,25 +272,29 @@ impl Dataset {
         )
     }
 
-    /// The block in storage order, cut into the pieces of one MPI-IO call each.
-    fn pieces(&self, request: &BlockRequest<'_>) -> Result<Vec<Piece>> {
+    /// The blocks in storage order, planned as transfers (`core::transfer_plan`).
+    fn plan(&self, request: &BlockRequest<'_>) -> Result<Vec<Transfer>> {
         let order = self.file.order;
-        Ok(split::plan(
-            &order.to_storage(&request.offset),
-            &order.to_storage(&request.count),
-            request.mem_dtype.size(),
-            max_piece_bytes()?,
-        ))
+        let blocks: Vec<_> = (request.blocks.iter())
+            .map(|(offset, count)| (order.to_storage(offset), order.to_storage(count)))
+            .collect();
+        let size = request.mem_dtype.size();
+        transfer_plan::plan(&self.storage_dims, &blocks, size, max_piece_bytes()?)
     }
 
-    /// Move the block ([`Dataset::transfer_once`]); a collective read that converts is
+    /// Move the blocks ([`Dataset::transfer_once`]); a collective read that converts is
     /// then settled, so that a value one rank's memory type cannot hold fails every rank.
-    fn transfer(&self, request: BlockRequest<'_>, pieces: Vec<Piece>, calls: usize) -> Result<()> {
+    fn transfer(
+        &self,
+        request: BlockRequest<'_>,
+        transfers: Vec<Transfer>,
+        calls: usize,
+    ) -> Result<()> {
         let mem_dtype = request.mem_dtype;
         let settled = request.collective
             && request.direction() == Direction::Read
             && mem_dtype != self.dtype();
-        let outcome = self.transfer_once(request, pieces, calls);
+        let outcome = self.transfer_once(request, transfers, calls);
         if settled {
             self.settle_read(outcome, mem_dtype)
         } else {
@@ -239,13 +302,13 @@ impl Dataset {
         }
     }
 
-    /// Write or read the block in `calls` HDF5 transfers: one per piece, then (collective
-    /// only) empty ones until this rank has taken part in as many as the rank with the
-    /// most pieces. A failed write is remembered by the file.
+    /// Write or read the blocks in `calls` HDF5 transfers: the planned ones, then
+    /// (collective only) empty ones until this rank has taken part in as many as the rank
+    /// with the most. A failed write is remembered by the file.
     fn transfer_once(
         &self,
         request: BlockRequest<'_>,
-        pieces: Vec<Piece>,
+        transfers: Vec<Transfer>,
         calls: usize,
     ) -> Result<()> {
         let direction = request.direction();
@@ -253,7 +316,7 @@ impl Dataset {
             return self.transfer_subfiled(subfiles, request);
         }
         let plan = Plan {
-            pieces,
+            transfers,
             mem_dtype: request.mem_dtype,
             buffer: request.buffer,
         };
@@ -345,10 +408,9 @@ impl Dataset {
     /// block touches (`core::subfiles`).
     fn transfer_subfiled(&self, subfiles: &Subfiles, request: BlockRequest<'_>) -> Result<()> {
         let order = self.file.order;
-        let (offset, count) = (
-            order.to_storage(&request.offset),
-            order.to_storage(&request.count),
-        );
+        // One block: `check_bounds` refuses more.
+        let (offset, count) = &request.blocks[0];
+        let (offset, count) = (order.to_storage(offset), order.to_storage(count));
         let mem_dtype = request.mem_dtype;
         match request.buffer {
             Buffer::Source(data) => {
@@ -381,51 +443,34 @@ impl Dataset {
         }
     }
 
-    fn run(&self, mut plan: Plan<'_>, collective: bool, calls: usize) -> Result<()> {
+    fn run(&self, plan: Plan<'_>, collective: bool, calls: usize) -> Result<()> {
         if calls == 0 {
             return Ok(());
         }
-        let mem_type = h5::types::native(plan.mem_dtype)?;
+        let Plan {
+            transfers,
+            mem_dtype,
+            mut buffer,
+        } = plan;
+        let mem_type = h5::types::native(mem_dtype)?;
         let file_space = h5::dataset::space(&self.id)?;
         // Writes were checked value by value (`check_block`); a read that converts stops at
         // a stored value that the memory type cannot hold, with a list of its own.
-        let reading = matches!(plan.buffer, Buffer::Sink(_));
-        let list = self.list_for(reading, plan.mem_dtype, collective)?;
-        let dxpl = list.id();
+        let reading = matches!(buffer, Buffer::Sink(_));
+        let list = self.list_for(reading, mem_dtype, collective)?;
+        let types = MemTypes {
+            mem_type: &mem_type,
+            dxpl: list.id(),
+        };
         let mut first_error = None;
         for call in 0..calls {
-            let piece = plan.pieces.get(call);
             // After a failure a collective transfer still takes part (with nothing), so the
             // other ranks are not left waiting.
-            let piece = if first_error.is_some() { None } else { piece };
-            let result = (|| {
-                let (selected, mem_space, range) = match piece {
-                    Some(p) => {
-                        let len = byte_len(&p.count, plan.mem_dtype.size(), "piece")?;
-                        (
-                            h5::space::select_block(&file_space, &p.offset, &p.count)?,
-                            h5::space::simple(&p.count)?,
-                            p.byte_offset..p.byte_offset + len,
-                        )
-                    }
-                    None => (
-                        h5::space::select_none(&file_space)?,
-                        h5::space::select_none(&file_space)?,
-                        0..0,
-                    ),
-                };
-                let transfer = h5::dataset::TransferIds {
-                    dataset: &self.id,
-                    mem_type: &mem_type,
-                    mem_space: &mem_space,
-                    file_space: &selected,
-                    dxpl,
-                };
-                match &mut plan.buffer {
-                    Buffer::Source(b) => h5::dataset::write(&transfer, &b[range]),
-                    Buffer::Sink(b) => h5::dataset::read(&transfer, &mut b[range]),
-                }
-            })();
+            let transfer = transfers.get(call).filter(|_| first_error.is_none());
+            let result = match transfer {
+                Some(t) => self.move_one(t, mem_dtype.size(), &file_space, &mut buffer, &types),
+                None => self.move_nothing(&file_space, &mut buffer, &types),
+            };
             if let Err(e) = result {
                 first_error.get_or_insert(e);
                 if !collective {
@@ -434,8 +479,87 @@ impl Dataset {
             }
         }
         match first_error {
-            Some(e) => Err(self.refused_or(e, &list, plan.mem_dtype)),
+            Some(e) => Err(self.refused_or(e, &list, mem_dtype)),
             None => Ok(()),
+        }
+    }
+
+    /// One planned transfer: its blocks selected at once, its bytes straight from (or to)
+    /// the caller's buffer, or through a copy in file order (`core::transfer_plan`).
+    fn move_one(
+        &self,
+        transfer: &Transfer,
+        elem_size: usize,
+        file_space: &h5::id::Id,
+        buffer: &mut Buffer<'_>,
+        types: &MemTypes<'_>,
+    ) -> Result<()> {
+        let blocks: Vec<(&[u64], &[u64])> = (transfer.pieces.iter())
+            .map(|p| (&p.offset[..], &p.count[..]))
+            .collect();
+        let selected = h5::space::select_blocks(file_space, &blocks)?;
+        let mem_space = match &transfer.pieces[..] {
+            [one] => h5::space::simple(&one.count)?,
+            _ => h5::space::simple(&[(transfer.bytes / elem_size) as u64])?,
+        };
+        let ids = types.ids(&self.id, &mem_space, &selected);
+        let dims = &self.storage_dims;
+        let start = transfer.pieces[0].byte_offset;
+        let range = start..start + transfer.bytes;
+        match buffer {
+            Buffer::Source(b) if transfer.in_place => h5::dataset::write(&ids, &b[range]),
+            Buffer::Source(b) => {
+                let staged = transfer_plan::gather(dims, transfer, elem_size, b);
+                h5::dataset::write(&ids, &staged)
+            }
+            Buffer::Sink(b) if transfer.in_place => h5::dataset::read(&ids, &mut b[range]),
+            Buffer::Sink(b) => {
+                let mut staged = vec![0u8; transfer.bytes];
+                h5::dataset::read(&ids, &mut staged)?;
+                transfer_plan::scatter(dims, transfer, elem_size, &staged, b);
+                Ok(())
+            }
+        }
+    }
+
+    /// A collective transfer's share of a rank with nothing (left) to move.
+    fn move_nothing(
+        &self,
+        file_space: &h5::id::Id,
+        buffer: &mut Buffer<'_>,
+        types: &MemTypes<'_>,
+    ) -> Result<()> {
+        let (file_none, mem_none) = (
+            h5::space::select_none(file_space)?,
+            h5::space::select_none(file_space)?,
+        );
+        let ids = types.ids(&self.id, &mem_none, &file_none);
+        match buffer {
+            Buffer::Source(b) => h5::dataset::write(&ids, &b[..0]),
+            Buffer::Sink(b) => h5::dataset::read(&ids, &mut b[..0]),
+        }
+    }
+}
+
+/// What every transfer of one call shares: the memory type and the transfer list.
+struct MemTypes<'a> {
+    mem_type: &'a h5::id::Id,
+    dxpl: &'a h5::id::Id,
+}
+
+impl<'a> MemTypes<'a> {
+    fn ids(
+        &self,
+        dataset: &'a h5::id::Id,
+        mem_space: &'a h5::id::Id,
+        file_space: &'a h5::id::Id,
+    ) -> h5::dataset::TransferIds<'a> {
+        h5::dataset::TransferIds {
+            dataset,
+            mem_type: self.mem_type,
+            mem_space,
+            file_space,
+            dxpl: self.dxpl,
         }
     }
 }

@@ -211,8 +211,7 @@ impl DarrayRequest<'_> {
             let collective =
                 self.collective || dataset.filtered || !file.shared.writes_visible_at_once;
             let block = Ok(WriteBlock::new(BlockRequest {
-                offset: self.offset,
-                count: self.count,
+                blocks: vec![(self.offset, self.count)],
                 mem_dtype: dataset.dtype(),
                 convert: false,
                 collective,

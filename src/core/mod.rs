@@ -21,6 +21,7 @@ pub mod file;
 pub mod group;
 pub mod layout;
 pub mod names;
+pub mod overlap;
 pub mod process;
 #[cfg(test)]
 mod properties;
@@ -28,6 +29,7 @@ pub mod shape;
 pub mod split;
 pub mod stamp;
 pub mod subfiles;
+pub mod transfer_plan;
 pub mod unsynced;
 pub mod without_mpi;
 pub mod writer_lock;

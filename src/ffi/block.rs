@@ -1,45 +1,76 @@
-//! The two headline functions: one rank's block in and out of a dataset.
+//! The two headline functions, one rank's block in and out of a dataset, and their
+//! many-block forms.
 
 use std::ffi::c_void;
 
-use crate::core::block::{BlockRequest, Buffer, ReadBlock, WriteBlock};
+use crate::core::block::{BlockRequest, Buffer, ReadBlock, ReadBlocks, WriteBlock, WriteBlocks};
 use crate::core::collective::Collective;
 use crate::core::dataset::Dataset;
 use crate::core::shape::byte_len;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
 use crate::ffi::{self, dah5_dataset, from_c};
 
-/// The arguments both functions share, before the buffer is known.
+/// The arguments all four functions share, before the buffer is known.
 struct Raw {
-    offset: *const u64,
-    count: *const u64,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
     mem_dtype: i32,
     xfer_flags: u32,
 }
 
-/// Parse the block arguments of `dataset` and get the buffer of the right length from
-/// `buffer`.
+/// The blocks `offsets` and `counts` (the C arguments named `names`) describe, `nblocks`
+/// of `ndims` each. No blocks: the arrays may be NULL.
 ///
 /// # Safety
-/// `offset` and `count` are NULL or have ndims entries; `buffer` is safe to call with the
-/// block's byte length.
+/// `offsets` and `counts` are NULL or have `nblocks × ndims` entries.
+unsafe fn blocks(raw: &Raw, ndims: usize, names: [&str; 2]) -> Result<Vec<(Vec<u64>, Vec<u64>)>> {
+    if raw.nblocks == 0 {
+        return Ok(Vec::new());
+    }
+    let len = usize::try_from(raw.nblocks)
+        .ok()
+        .and_then(|n| n.checked_mul(ndims))
+        .ok_or_else(|| Error::invalid(format!("nblocks = {} is too many", raw.nblocks)))?;
+    // SAFETY: `offsets` has nblocks × ndims entries by this function's contract.
+    let offsets: Vec<u64> = unsafe { from_c::u64s(raw.offsets, len, names[0]) }?;
+    // SAFETY: as above.
+    let counts: Vec<u64> = unsafe { from_c::u64s(raw.counts, len, names[1]) }?;
+    let row = |values: &[u64], i: usize| values[i * ndims..(i + 1) * ndims].to_vec();
+    Ok((0..raw.nblocks as usize)
+        .map(|i| (row(&offsets, i), row(&counts, i)))
+        .collect())
+}
+
+/// Parse the block arguments of `dataset` and get the buffer of the right length from
+/// `buffer`. One block's arrays are named `offset` and `count`.
+///
+/// # Safety
+/// `offsets` and `counts` are NULL or have nblocks × ndims entries; `buffer` is safe to
+/// call with the blocks' byte length.
 unsafe fn block_request<'a>(
     dataset: &Dataset,
     raw: &Raw,
     buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
 ) -> Result<BlockRequest<'a>> {
-    let ndims = dataset.ndims();
-    // SAFETY: `offset` has ndims entries by this function's contract.
-    let offset: Vec<u64> = unsafe { from_c::u64s(raw.offset, ndims, "offset") }?;
-    // SAFETY: as above.
-    let count: Vec<u64> = unsafe { from_c::u64s(raw.count, ndims, "count") }?;
+    let names = match raw.nblocks {
+        1 => ["offset", "count"],
+        _ => ["offsets", "counts"],
+    };
+    // SAFETY: by this function's contract.
+    let blocks = unsafe { self::blocks(raw, dataset.ndims(), names) }?;
     let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
     let convert = transfer_convert(raw.xfer_flags)?;
-    let buffer = buffer(byte_len(&count, mem_dtype.size(), "count")?)?;
+    let mut len = 0usize;
+    for (_, count) in &blocks {
+        len = (byte_len(count, mem_dtype.size(), names[1])?)
+            .checked_add(len)
+            .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;
+    }
+    let buffer = buffer(len)?;
     Ok(BlockRequest {
-        offset,
-        count,
+        blocks,
         mem_dtype,
         convert,
         collective: is_collective(raw.xfer_flags),
@@ -98,8 +129,9 @@ pub unsafe extern "C" fn dah5_write_block(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
-        offset,
-        count,
+        nblocks: 1,
+        offsets: offset,
+        counts: count,
         mem_dtype,
         xfer_flags,
     };
@@ -136,8 +168,9 @@ pub unsafe extern "C" fn dah5_read_block(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
-        offset,
-        count,
+        nblocks: 1,
+        offsets: offset,
+        counts: count,
         mem_dtype,
         xfer_flags,
     };
@@ -146,5 +179,99 @@ pub unsafe extern "C" fn dah5_read_block(
     transfer(dataset, is_collective(xfer_flags), |d| {
         // SAFETY: by this function's contract.
         unsafe { block_request(d, &raw, buffer) }.map(ReadBlock::new)
+    })
+}
+
+/// Write this rank's `nblocks` blocks of the dataset from `buf`, in one HDF5 transfer with
+/// one selection for all of them (blocks over 1 GiB in all are moved in several).
+///
+/// **Independent** by default, **collective** with `DAH5_COLLECTIVE` (every rank of the
+/// file calls it; MPI-IO's two-phase aggregation can merge the ranks' pieces; a rank with
+/// nothing passes `nblocks = 0` and may pass NULL arrays and `buf`), as `dah5_write_block`,
+/// with its rules for dtypes, conversion, order, visibility and failed writes. Every rank of
+/// a collective call calls `dah5_write_blocks` (not `dah5_write_block`).
+///
+/// HDF5 moves the elements of many blocks in the file's order, not block after block:
+/// where the blocks' rows interleave in the file (tiles side by side) or the blocks are not
+/// given in file order, dah5 copies them once into a buffer in file order (as many bytes as
+/// the blocks, at most 1 GiB at a time). Blocks given in file order that follow each other
+/// (runs of a 1-D array, sorted) are written straight from `buf`.
+///
+/// @param dataset     an open dataset of a writable file (not a subfiled darray: there a rank
+///                    writes its one block with `dah5_write_block`).
+/// @param nblocks     the number of blocks; 0 takes part with nothing.
+/// @param offsets     nblocks × ndims start indices: block i's are `offsets[i*ndims ..]`, in
+///                    the file handle's order.
+/// @param counts      nblocks × ndims extents, likewise; a block with a zero count is empty.
+/// @param mem_dtype   the type of the elements in `buf` (see `dah5_write_block`).
+/// @param buf         the blocks one after another, each packed in the handle's order.
+/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
+/// @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` naming the first block out of the dataset;
+///         `DAH5_ERR_INVALID_ARGUMENT` naming two blocks that overlap, or when `buf`'s size
+///         is not the blocks'; the errors of `dah5_write_block`. Nothing is written when a
+///         check fails (collectively: on every rank).
+///
+/// # Safety
+/// `offsets` and `counts` are NULL or have nblocks × ndims entries; `buf` is NULL or holds
+/// the blocks.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_write_blocks(
+    dataset: *mut dah5_dataset,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    mem_dtype: i32,
+    buf: *const c_void,
+    xfer_flags: u32,
+) -> i32 {
+    let raw = Raw {
+        nblocks,
+        offsets,
+        counts,
+        mem_dtype,
+        xfer_flags,
+    };
+    // SAFETY: by this function's contract, `buf` holds the blocks' bytes.
+    let buffer = |len| unsafe { from_c::source(buf, len, "buf") }.map(Buffer::Source);
+    transfer(dataset, is_collective(xfer_flags), |d| {
+        // SAFETY: by this function's contract.
+        unsafe { block_request(d, &raw, buffer) }.map(WriteBlocks::new)
+    })
+}
+
+/// Read this rank's `nblocks` blocks of the dataset into `buf`, one after another, each
+/// packed in the handle's order: one HDF5 transfer with one selection for all of them.
+///
+/// **Independent** by default, **collective** with `DAH5_COLLECTIVE`, exactly as
+/// `dah5_write_blocks` (its arguments, its copy through a buffer in file order when the
+/// blocks are not in it), with the rules of `dah5_read_block` for conversion
+/// (`DAH5_ERR_TYPE_MISMATCH` on a value `mem_dtype` cannot hold) and for a read-only file
+/// that changed (`DAH5_ERR_FILE_CHANGED`). Blocks may not overlap here either.
+///
+/// # Safety
+/// `offsets` and `counts` are NULL or have nblocks × ndims entries; `buf` is NULL or has
+/// room for the blocks.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_read_blocks(
+    dataset: *mut dah5_dataset,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    mem_dtype: i32,
+    buf: *mut c_void,
+    xfer_flags: u32,
+) -> i32 {
+    let raw = Raw {
+        nblocks,
+        offsets,
+        counts,
+        mem_dtype,
+        xfer_flags,
+    };
+    // SAFETY: by this function's contract, `buf` has room for the blocks' bytes.
+    let buffer = |len| unsafe { from_c::sink(buf, len, "buf") }.map(Buffer::Sink);
+    transfer(dataset, is_collective(xfer_flags), |d| {
+        // SAFETY: by this function's contract.
+        unsafe { block_request(d, &raw, buffer) }.map(ReadBlocks::new)
     })
 }

@@ -1,7 +1,9 @@
 //! Dataspaces and selections.
 
+#[cfg(hdf5_combine_select)]
+use hdf5_sys::h5s::H5Scombine_select;
 use hdf5_sys::h5s::{
-    H5S_SCALAR, H5S_SELECT_SET, H5Sclose, H5Scopy, H5Screate, H5Screate_simple,
+    H5S_SCALAR, H5S_SELECT_OR, H5S_SELECT_SET, H5Sclose, H5Scopy, H5Screate, H5Screate_simple,
     H5Sget_simple_extent_dims, H5Sget_simple_extent_ndims, H5Sselect_hyperslab, H5Sselect_none,
 };
 
@@ -42,6 +44,52 @@ pub fn select_block(space: &Id, offset: &[u64], count: &[u64]) -> Result<Id> {
         )
     })?;
     Ok(s)
+}
+
+/// A copy of `space` with the union of `blocks` (offset, count; disjoint, non-empty)
+/// selected, for one transfer of many blocks.
+///
+/// Built by halves: the union of each half, then the two combined with
+/// `H5Scombine_select`. Adding blocks one at a time with `H5S_SELECT_OR` costs time
+/// quadratic in the blocks on HDF5 1.10.8 (1-D runs: 1,000 in 5.5 ms, 10,000 in 1.3 s,
+/// 100,000 over 120 s), by halves 100,000 take some 75 ms (docs/benchmarks.md).
+/// `H5Scombine_select` is in HDF5 from 1.10.7; before it, the one-at-a-time loop.
+pub fn select_blocks(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+    match blocks {
+        [] => select_none(space),
+        [(offset, count)] => select_block(space, offset, count),
+        _ => union_of(space, blocks),
+    }
+}
+
+#[cfg(hdf5_combine_select)]
+fn union_of(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+    let (low, high) = blocks.split_at(blocks.len() / 2);
+    let (low, high) = (select_blocks(space, low)?, select_blocks(space, high)?);
+    let (a, b) = (low.raw(), high.raw());
+    // SAFETY: both are dataspaces of the same extent with hyperslab selections.
+    h5call!(unsafe { H5Scombine_select(a, H5S_SELECT_OR, b) }, closed by H5Sclose)
+}
+
+#[cfg(not(hdf5_combine_select))]
+fn union_of(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+    let union = select_none(space)?;
+    let raw = union.raw();
+    for (offset, count) in blocks {
+        // SAFETY: `offset` and `count` have the rank of the space; NULL stride and block
+        // mean 1.
+        h5call!(unsafe {
+            H5Sselect_hyperslab(
+                raw,
+                H5S_SELECT_OR,
+                offset.as_ptr(),
+                std::ptr::null(),
+                count.as_ptr(),
+                std::ptr::null(),
+            )
+        })?;
+    }
+    Ok(union)
 }
 
 /// A copy of `space` with nothing selected: how a rank with no data takes part in a
