@@ -755,9 +755,74 @@ int32_t dah5_darray_create(struct dah5_file *file,
                            struct dah5_dataset **dataset_out);
 
 /**
- * The block table recorded by `dah5_darray_write`: how many blocks, and each block's
- * offset and count (in the handle's order; block i was written by rank i, an empty one
- * has a zero count).
+ * Write a distributed array whose ranks own many blocks each (block-cyclic matrices, AMR
+ * boxes, a climate model's runs): `dah5_darray_write` with `nblocks` blocks a rank.
+ *
+ * **Collective** over the file's communicator. Every block of every rank is gathered and
+ * checked (in O(B log B) for B blocks in all): each inside the dims, no two overlapping
+ * (two blocks of different ranks are named with their ranks: "rank 1's block 3 (offset …)
+ * and rank 2's block 0 (…) overlap"), together covering the array unless
+ * `DAH5_DARRAY_PARTIAL`. On any failure every rank returns the same error and nothing is
+ * created. The block table records every block with the rank that wrote it (schema 3:
+ * `dah5_darray_blocks`, `dah5_darray_block_ranks`, `dah5 info --blocks`). Each rank's
+ * blocks are then written in one transfer, as `dah5_write_blocks` (collectively with
+ * `DAH5_COLLECTIVE`).
+ *
+ * `DAH5_DARRAY_SUBFILED` is refused (`DAH5_ERR_INVALID_ARGUMENT`): a subfiled darray holds
+ * one block a rank, its subfile.
+ *
+ * @param nblocks  this rank's number of blocks (ranks may differ; 0: none).
+ * @param offsets  nblocks × ndims start indices, block after block, in the handle's order.
+ * @param counts   nblocks × ndims extents, likewise.
+ * @param buf      the blocks one after another, each packed in the handle's order.
+ *
+ * The other parameters and the rest as `dah5_darray_write`.
+ *
+ * # Safety
+ * `dims` has `ndims` entries, `offsets` and `counts` nblocks × ndims; `buf` holds the
+ * blocks; strings are NUL-terminated; `options` is NULL or valid; `dataset_out` is
+ * writable.
+ */
+int32_t dah5_darray_write_blocks(struct dah5_file *file,
+                                 const char *name,
+                                 int32_t dtype,
+                                 uint32_t ndims,
+                                 const uint64_t *dims,
+                                 uint64_t nblocks,
+                                 const uint64_t *offsets,
+                                 const uint64_t *counts,
+                                 const void *buf,
+                                 uint32_t flags,
+                                 const struct dah5_dataset_options *options,
+                                 struct dah5_dataset **dataset_out);
+
+/**
+ * Create a distributed array of many blocks a rank without writing it:
+ * `dah5_darray_write_blocks` without `buf`. The ranks then write with `dah5_write_blocks`
+ * (or `dah5_write_block`).
+ *
+ * **Collective** over the file's communicator.
+ *
+ * # Safety
+ * As `dah5_darray_write_blocks`.
+ */
+int32_t dah5_darray_create_blocks(struct dah5_file *file,
+                                  const char *name,
+                                  int32_t dtype,
+                                  uint32_t ndims,
+                                  const uint64_t *dims,
+                                  uint64_t nblocks,
+                                  const uint64_t *offsets,
+                                  const uint64_t *counts,
+                                  uint32_t flags,
+                                  const struct dah5_dataset_options *options,
+                                  struct dah5_dataset **dataset_out);
+
+/**
+ * The block table recorded by `dah5_darray_write` or `dah5_darray_write_blocks`: how
+ * many blocks, and each block's offset and count (in the handle's order; an empty one has
+ * a zero count). Which rank wrote each: `dah5_darray_block_ranks` (for
+ * `dah5_darray_write`, block i was rank i's).
  *
  * Local: the first call reads the table's rows on this rank alone (as data: rows another
  * handle wrote in this run are visible after `dah5_file_flush`); later calls copy them.
@@ -766,7 +831,7 @@ int32_t dah5_darray_create(struct dah5_file *file,
  *                     each). 0 asks only for the number: then they may be NULL.
  * @param nblocks_out  receives the number of blocks.
  * @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table (it was not
- *         written by `dah5_darray_write`; read it with `dah5_darray_partition`);
+ *         written by a darray call; read it with `dah5_darray_partition`);
  *         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
  *
  * # Safety
@@ -778,6 +843,29 @@ int32_t dah5_darray_blocks(const struct dah5_dataset *dataset,
                            uint32_t *nblocks_out,
                            uint64_t *offsets_out,
                            uint64_t *counts_out);
+
+/**
+ * The rank that wrote each block of the block table, in the order of
+ * `dah5_darray_blocks` (rows of one rank together, in rank order). Tables of
+ * `dah5_darray_write` have block i from rank i.
+ *
+ * Local, as `dah5_darray_blocks`.
+ *
+ * @param capacity     entries `ranks_out` has room for; 0 asks only for the number (then
+ *                     `ranks_out` may be NULL).
+ * @param nblocks_out  receives the number of blocks.
+ * @param ranks_out    receives each block's rank.
+ * @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table;
+ *         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
+ *
+ * # Safety
+ * `nblocks_out` is writable; with capacity > 0, `ranks_out` has room for capacity
+ * entries.
+ */
+int32_t dah5_darray_block_ranks(const struct dah5_dataset *dataset,
+                                uint32_t capacity,
+                                uint32_t *nblocks_out,
+                                int32_t *ranks_out);
 
 /**
  * A balanced block of the dataset for rank `rank` of `nranks`: with it, any number of

@@ -213,8 +213,9 @@ fn describe_darray(
             writer.letter()
         )
         .ok();
-        for (rank, (offset, count)) in table.offsets.iter().zip(&table.counts).enumerate() {
+        for (row, (offset, count)) in table.offsets.iter().zip(&table.counts).enumerate() {
             let (offset, count) = (writer.to_storage(offset), writer.to_storage(count));
+            let rank = table.rank_of(row);
             writeln!(out, "    {rank}: {} {}", tuple(&offset), tuple(&count)).ok();
         }
     }

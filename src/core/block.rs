@@ -7,7 +7,7 @@ use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::overlap::find_overlap;
-use crate::core::shape::{byte_len, check_block};
+use crate::core::shape::{blocks_byte_len, check_block};
 use crate::core::split::max_piece_bytes;
 use crate::core::subfiles::{SubfiledRead, Subfiles};
 use crate::core::transfer_plan::{self, Transfer};
@@ -186,12 +186,7 @@ impl Dataset {
             ));
         }
         self.check_bounds(&request.blocks)?;
-        let mut expected = 0usize;
-        for (_, count) in &request.blocks {
-            expected = byte_len(count, mem.size(), "count")?
-                .checked_add(expected)
-                .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;
-        }
+        let expected = blocks_byte_len(&request.blocks, mem.size(), "count")?;
         let actual = request.buffer.size();
         if actual != expected {
             let what = match request.blocks.len() {

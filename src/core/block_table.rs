@@ -1,7 +1,9 @@
 //! The decomposition recorded with a distributed array (its block table): checked in
-//! O(P log P), written, and read back, in schema 2 (what dah5 writes) and schema 1 (what
-//! dah5 0.1 wrote). Everything is in HDF5's C order whatever the writer's order, one row
-//! per rank of the writing communicator (a rank with nothing has a zero count).
+//! O(B log B) for B blocks, written, and read back, in schema 2 (what `dah5_darray_write`
+//! writes: one row per rank of the writing communicator, a rank with nothing has a zero
+//! count), schema 3 (what `dah5_darray_write_blocks` writes: any number of rows per rank,
+//! each with its rank) and schema 1 (what dah5 0.1 wrote). Everything is in HDF5's C order
+//! whatever the writer's order.
 //!
 //! Schema 2: scalar attributes on the darray, which every reader (netCDF-C included) can
 //! show, and the rows in a dataset of their own, which has no size limit and stays out of
@@ -18,6 +20,10 @@
 //! The table dataset, `/dah5_blocks/<the darray's path>`: uint64 (nblocks, 2, ndims),
 //! `[i, 0, :]` block i's offset, `[i, 1, :]` its count; attribute `dah5_table_of` names the
 //! darray.
+//!
+//! Schema 3: the same, version 3, and the table dataset uint64 (nblocks, 3, ndims) with
+//! `[i, 2, 0]` the rank that wrote block i (`[i, 2, 1:]` are 0); rows in rank order. A
+//! dah5 that reads schema 2 only refuses it by its version.
 //!
 //! Schema 1 (read only): the same scalars with version 1 and no `dah5_block_table`, and the
 //! rows as 2-D attributes `dah5_block_offsets` and `dah5_block_counts`, uint64
@@ -38,7 +44,9 @@ use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
 
+/// The schema of one block a rank (`dah5_darray_write`), and of blocks with their ranks.
 pub(crate) const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_WITH_RANKS: u32 = 3;
 
 /// Where the table of the darray `name` (a path from the root) is kept.
 pub fn table_path(name: &str) -> String {
@@ -48,11 +56,13 @@ pub fn table_path(name: &str) -> String {
 /// Blocks as (offsets, counts), one row of ndims values per block.
 pub type Blocks = (Vec<Vec<u64>>, Vec<Vec<u64>>);
 
-/// One block per writing rank, in storage (C) order.
+/// The blocks of a darray, in storage (C) order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockTable {
     pub offsets: Vec<Vec<u64>>,
     pub counts: Vec<Vec<u64>>,
+    /// The rank of each block, in rank order (schema 3); None: block i is rank i's.
+    pub ranks: Option<Vec<u32>>,
     /// Whether the blocks cover the whole array.
     pub complete: bool,
 }
@@ -98,14 +108,23 @@ impl BlockTable {
         dims: &[u64],
         offsets: Vec<Vec<u64>>,
         counts: Vec<Vec<u64>>,
+        ranks: Option<Vec<u32>>,
         order: Order,
     ) -> Result<BlockTable> {
-        let show = |rank: usize| {
-            format!(
-                "rank {rank}'s block offset {:?} count {:?}",
-                order.to_storage(&offsets[rank]),
-                order.to_storage(&counts[rank])
-            )
+        let show = |row: usize| {
+            let (offset, count) = (
+                order.to_storage(&offsets[row]),
+                order.to_storage(&counts[row]),
+            );
+            match &ranks {
+                None => format!("rank {row}'s block offset {offset:?} count {count:?}"),
+                Some(ranks) => {
+                    let rank = ranks[row];
+                    let first = ranks.partition_point(|&r| r < rank);
+                    let block = row - first;
+                    format!("rank {rank}'s block {block} (offset {offset:?} count {count:?})")
+                }
+            }
         };
         let nonempty: Vec<usize> = (0..offsets.len())
             .filter(|&r| !is_empty(&counts[r]))
@@ -133,6 +152,7 @@ impl BlockTable {
         let mut table = BlockTable {
             offsets,
             counts,
+            ranks,
             complete: false,
         };
         // In bounds and disjoint: they cover the array iff their sizes add up to it.
@@ -161,19 +181,42 @@ impl BlockTable {
             .collect()
     }
 
-    /// The rows as the table dataset holds them: per block, its offset then its count.
+    /// The rows as the table dataset holds them: per block, its offset then its count,
+    /// then (schema 3) its rank and zeros.
     fn rows(&self) -> Vec<u8> {
-        self.offsets
-            .iter()
-            .zip(&self.counts)
-            .flat_map(|(o, c)| o.iter().chain(c))
-            .flat_map(|v| v.to_ne_bytes())
-            .collect()
+        let ndims = self.ndims();
+        let mut words = Vec::with_capacity(self.offsets.len() * self.width() as usize * ndims);
+        for (i, (offset, count)) in self.offsets.iter().zip(&self.counts).enumerate() {
+            words.extend(offset.iter().chain(count));
+            if let Some(ranks) = &self.ranks {
+                words.push(ranks[i] as u64);
+                words.extend(std::iter::repeat_n(0, ndims - 1));
+            }
+        }
+        words.iter().flat_map(|v| v.to_ne_bytes()).collect()
     }
 
-    /// Record the table of the darray `name` in schema 2 (collective in a parallel file:
-    /// every rank makes the metadata calls; one rank writes the table's rows, as `rows`
-    /// says).
+    /// The schema the table is written in.
+    fn schema(&self) -> u32 {
+        match self.ranks {
+            None => SCHEMA_VERSION,
+            Some(_) => SCHEMA_WITH_RANKS,
+        }
+    }
+
+    /// Rows of ndims words a block takes in the table dataset.
+    fn width(&self) -> u64 {
+        width_of(self.schema())
+    }
+
+    /// The rank that wrote row `row`.
+    pub fn rank_of(&self, row: usize) -> u32 {
+        self.ranks.as_ref().map_or(row as u32, |ranks| ranks[row])
+    }
+
+    /// Record the table of the darray `name` in schema 2 or 3 (collective in a parallel
+    /// file: every rank makes the metadata calls; one rank writes the table's rows, as
+    /// `rows` says).
     pub(crate) fn write(&self, file: &Id, name: &str, order: Order, rows: RowWriter) -> Result<()> {
         let ndims = self.ndims() as u64;
         let nblocks = self.offsets.len() as u64;
@@ -183,7 +226,7 @@ impl BlockTable {
             file,
             &path,
             &u64s,
-            &h5::space::simple(&[nblocks, 2, ndims])?,
+            &h5::space::simple(&[nblocks, self.width(), ndims])?,
             &h5::plist::link_create()?,
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )
@@ -213,7 +256,7 @@ impl BlockTable {
             shape: vec![],
             data,
         };
-        let (version, count) = (SCHEMA_VERSION.to_ne_bytes(), nblocks.to_ne_bytes());
+        let (version, count) = (self.schema().to_ne_bytes(), nblocks.to_ne_bytes());
         let complete = [self.complete as u8];
         let attributes = [
             ("dah5_darray_version", numbers(Dtype::Uint32, &version)),
@@ -247,6 +290,11 @@ pub struct Recorded {
     table: OnceCell<BlockTable>,
 }
 
+/// Rows of ndims words a block takes in the table dataset of `schema` (2 or 3).
+fn width_of(schema: u32) -> u64 {
+    if schema == SCHEMA_WITH_RANKS { 3 } else { 2 }
+}
+
 fn malformed(what: String) -> Error {
     Error::new(
         ErrorKind::TypeMismatch,
@@ -258,7 +306,7 @@ impl Recorded {
     /// A table this process holds whole (it just wrote it).
     pub fn held(table: BlockTable) -> Recorded {
         Recorded {
-            schema: SCHEMA_VERSION,
+            schema: table.schema(),
             nblocks: table.offsets.len() as u64,
             complete: table.complete,
             stored: None,
@@ -286,9 +334,10 @@ impl Recorded {
                     ..Recorded::held(table)
                 })
             }),
-            2 => read_schema2(dataset, dims).map(Some),
+            2 => read_stored(dataset, dims, SCHEMA_VERSION).map(Some),
+            3 => read_stored(dataset, dims, SCHEMA_WITH_RANKS).map(Some),
             other => Err(malformed(format!(
-                "dah5_darray_version is {other}; this dah5 reads 1 and 2"
+                "dah5_darray_version is {other}; this dah5 reads 1, 2 and 3"
             ))),
         }
     }
@@ -301,16 +350,25 @@ impl Recorded {
         let path = self.stored.as_deref().unwrap_or_default();
         let stored = h5::dataset::open_independent(dataset, path)?;
         let ndims = dims.len();
-        let mut bytes = vec![0u8; byte_len(&[self.nblocks, 2, ndims as u64], 8, "block table")?];
+        let width = width_of(self.schema);
+        let shape = [self.nblocks, width, ndims as u64];
+        let mut bytes = vec![0u8; byte_len(&shape, 8, "block table")?];
         h5::dataset::read_whole(&stored, &h5::types::native(Dtype::Uint64)?, &mut bytes)?;
         stored.close()?;
-        let (offsets, counts) = u64s(&bytes)
-            .chunks(2 * ndims.max(1))
-            .map(|row| (row[..ndims].to_vec(), row[ndims..].to_vec()))
-            .unzip();
+        let (mut offsets, mut counts, mut ranks) = (Vec::new(), Vec::new(), Vec::new());
+        for row in u64s(&bytes).chunks(width as usize * ndims.max(1)) {
+            offsets.push(row[..ndims].to_vec());
+            counts.push(row[ndims..2 * ndims].to_vec());
+            if let Some(&rank) = row.get(2 * ndims) {
+                ranks.push(u32::try_from(rank).map_err(|_| {
+                    malformed(format!("{path:?} names rank {rank}, which no MPI rank is"))
+                })?);
+            }
+        }
         let table = BlockTable {
             offsets,
             counts,
+            ranks: (self.schema == SCHEMA_WITH_RANKS).then_some(ranks),
             complete: self.complete,
         };
         Ok(self.table.get_or_init(|| table))
@@ -339,22 +397,22 @@ pub(crate) fn read_scalar(object: &Id, name: &str) -> Result<u64> {
     Ok(u64::from_ne_bytes(bytes))
 }
 
-/// Schema 2: the table dataset's path and shape, and the complete flag; the rows stay in
-/// the file until asked for.
-fn read_schema2(dataset: &Id, dims: &[u64]) -> Result<Recorded> {
+/// Schema 2 or 3: the table dataset's path and shape, and the complete flag; the rows
+/// stay in the file until asked for.
+fn read_stored(dataset: &Id, dims: &[u64], schema: u32) -> Result<Recorded> {
     let path = h5::attr::text(dataset, "dah5_block_table")?
-        .ok_or_else(|| malformed("schema 2 without dah5_block_table".into()))?;
+        .ok_or_else(|| malformed(format!("schema {schema} without dah5_block_table")))?;
     let path =
         String::from_utf8(path).map_err(|_| malformed("dah5_block_table is not UTF-8".into()))?;
     let table = h5::dataset::open(dataset, &path)
         .map_err(|e| malformed(format!("its table dataset {path:?}: {}", e.message)))?;
     let (shape, _) = h5::space::extents(&h5::dataset::space(&table)?)?;
     table.close()?;
-    if shape.len() != 3 || shape[1] != 2 || shape[2] != dims.len() as u64 {
+    if shape.len() != 3 || shape[1] != width_of(schema) || shape[2] != dims.len() as u64 {
         return Err(malformed(format!("{path:?} has shape {shape:?}")));
     }
     Ok(Recorded {
-        schema: 2,
+        schema,
         nblocks: shape[0],
         complete: read_scalar(dataset, "dah5_complete")? != 0,
         stored: Some(path),
@@ -393,6 +451,7 @@ fn read_schema1(dataset: &Id, dims: &[u64]) -> Result<BlockTable> {
     let mut table = BlockTable {
         offsets,
         counts,
+        ranks: None,
         complete: false,
     };
     table.complete = element_count(dims) == Some(table.covered());
@@ -412,7 +471,7 @@ mod tests {
         let dims = [4, 6];
         let offsets = rows(&[&[0, 0], &[0, 3], &[2, 0], &[2, 3]]);
         let counts = rows(&[&[2, 3], &[2, 3], &[2, 3], &[2, 3]]);
-        let table = BlockTable::validate(&dims, offsets, counts, Order::C).unwrap();
+        let table = BlockTable::validate(&dims, offsets, counts, None, Order::C).unwrap();
         assert!(table.complete);
         assert_eq!(table.largest_block(), vec![2, 3]);
     }
@@ -424,6 +483,7 @@ mod tests {
             &dims,
             rows(&[&[0, 0], &[1, 2]]),
             rows(&[&[2, 3], &[3, 4]]),
+            None,
             Order::C,
         )
         .unwrap_err();
@@ -432,8 +492,14 @@ mod tests {
                 && overlap.message.contains("rank 1's block")
         );
         assert!(overlap.message.contains("overlap"));
-        let out = BlockTable::validate(&dims, rows(&[&[3, 0]]), rows(&[&[2, 6]]), Order::Fortran)
-            .unwrap_err();
+        let out = BlockTable::validate(
+            &dims,
+            rows(&[&[3, 0]]),
+            rows(&[&[2, 6]]),
+            None,
+            Order::Fortran,
+        )
+        .unwrap_err();
         assert_eq!(out.kind, ErrorKind::OutOfBounds);
         // Reported in the writer's (Fortran) order.
         assert!(
@@ -445,11 +511,39 @@ mod tests {
             &dims,
             rows(&[&[0, 0], &[0, 0]]),
             rows(&[&[2, 6], &[0, 6]]),
+            None,
             Order::C,
         )
         .unwrap();
         assert!(!gap.complete);
         assert_eq!(gap.covered(), 12);
+    }
+
+    #[test]
+    fn blocks_of_many_per_rank_are_named_by_rank_and_index() {
+        // Rank 0 has blocks 0 and 1, rank 2 (rank 1 has none) block 0, which meets
+        // rank 0's block 1.
+        let offsets = rows(&[&[0, 0], &[2, 0], &[2, 3]]);
+        let counts = rows(&[&[2, 6], &[1, 4], &[1, 3]]);
+        let ranks = Some(vec![0, 0, 2]);
+        let err = BlockTable::validate(&[4, 6], offsets, counts, ranks, Order::C).unwrap_err();
+        assert!(
+            err.message.contains(
+                "rank 0's block 1 (offset [2, 0] count [1, 4]) and rank 2's block 0 \
+                 (offset [2, 3] count [1, 3]) overlap"
+            ),
+            "{}",
+            err.message
+        );
+        let offsets = rows(&[&[0, 0], &[2, 0], &[3, 0]]);
+        let counts = rows(&[&[2, 6], &[1, 6], &[1, 6]]);
+        let table =
+            BlockTable::validate(&[4, 6], offsets, counts, Some(vec![0, 0, 2]), Order::C).unwrap();
+        assert!(table.complete);
+        assert_eq!((table.rank_of(1), table.rank_of(2)), (0, 2));
+        assert_eq!(table.schema(), SCHEMA_WITH_RANKS);
+        // Three u64 rows per block: offset, count, then the rank and zeros.
+        assert_eq!(u64s(&table.rows())[12..18], [3, 0, 1, 6, 2, 0]);
     }
 
     /// A px × py × pz grid of equal blocks over an array of (px·b, py·b, pz·b).
@@ -469,13 +563,14 @@ mod tests {
     #[test]
     fn a_100000_block_grid_validates_and_one_moved_block_is_named() {
         let (dims, offsets, counts) = grid([50, 40, 50], 3);
-        let table = BlockTable::validate(&dims, offsets.clone(), counts.clone(), Order::C).unwrap();
+        let table =
+            BlockTable::validate(&dims, offsets.clone(), counts.clone(), None, Order::C).unwrap();
         assert!(table.complete);
         // Block 77777 shifted by one along the last dim meets its neighbour 77778 (and
         // leaves a gap).
         let mut moved = offsets;
         moved[77777][2] += 1;
-        let err = BlockTable::validate(&dims, moved, counts, Order::C).unwrap_err();
+        let err = BlockTable::validate(&dims, moved, counts, None, Order::C).unwrap_err();
         assert!(
             err.message.contains("rank 77777's block") && err.message.contains("rank 77778's"),
             "{}",

@@ -74,7 +74,8 @@ pub trait Collective: Sized {
     }
 
     /// What this rank gives every rank, gathered by the step after the agreement and before
-    /// `act` (a darray's block: the same number of words on every rank). None by default.
+    /// `act` (a darray's blocks; ranks may give different numbers of words). None by
+    /// default.
     fn words(&self, _target: &Self::Target) -> Option<Vec<u64>> {
         None
     }
@@ -88,8 +89,8 @@ pub struct Agreed {
     /// The maximum of [`Collective::local_max`] over the ranks (this rank's own in a call
     /// made alone, or with the checks off when the call does not need it).
     pub max: u64,
-    /// Every rank's [`Collective::words`], rank after rank; empty where it has none.
-    pub gathered: Vec<u64>,
+    /// Every rank's [`Collective::words`], by rank; empty where the call has none.
+    pub gathered: Vec<Vec<u64>>,
 }
 
 /// After the agreement: the communicator's first agreed call attaches its board
@@ -98,7 +99,7 @@ pub struct Agreed {
 fn act_agreed<C: Collective>(request: C, target: &mut C::Target, max: u64) -> Result<C::Output> {
     target.comm().attach_board()?;
     let gathered = match request.words(target) {
-        Some(words) => target.comm().allgather(&words)?,
+        Some(words) => target.comm().allgather_any(&words)?,
         None => Vec::new(),
     };
     request.act(target, Agreed { max, gathered })

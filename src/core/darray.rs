@@ -7,13 +7,13 @@
 
 use std::hash::BuildHasher;
 
-use crate::core::block::{BlockRequest, Buffer, WriteBlock};
+use crate::core::block::{BlockRequest, Buffer, WriteBlock, WriteBlocks};
 use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
 use crate::core::collective::{self, Agreed, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
-use crate::core::shape::{byte_len, element_count};
+use crate::core::shape::{blocks_byte_len, element_count};
 use crate::core::subfiles::Subfiles;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -41,13 +41,14 @@ pub fn partition(dims: &[u64], rank: u64, nranks: u64) -> (Vec<u64>, Vec<u64>) {
     (offset, count)
 }
 
-/// Everything a rank says in `dah5_darray_write` (or, without data, `dah5_darray_create`).
-/// Offsets and counts in the handle's order.
+/// Everything a rank says in `dah5_darray_write` (or, without data, `dah5_darray_create`;
+/// with many blocks, `dah5_darray_write_blocks` and `dah5_darray_create_blocks`).
 pub struct DarrayRequest<'a> {
     pub dataset: DatasetRequest,
-    pub offset: Vec<u64>,
-    pub count: Vec<u64>,
-    /// The block; None for `dah5_darray_create`.
+    /// This rank's blocks, (offset, count) in the handle's order; one for
+    /// `dah5_darray_write`.
+    pub blocks: Vec<(Vec<u64>, Vec<u64>)>,
+    /// The blocks one after another; None for `dah5_darray_create`.
     pub data: Option<&'a [u8]>,
     /// Allow blocks that leave parts of the array unwritten.
     pub partial: bool,
@@ -57,28 +58,47 @@ pub struct DarrayRequest<'a> {
     pub subfiled: bool,
 }
 
-/// `dah5_darray_create`: `dah5_darray_write` without the data, which the ranks then write
-/// with `dah5_write_block`.
-pub struct CreateDarray<'a>(pub DarrayRequest<'a>);
+/// A darray call: with its data or not (`dah5_darray_create`: the ranks then write with
+/// `dah5_write_block`), one block a rank or `MANY` (the table records each block's rank).
+pub struct Darray<'a, const DATA: bool, const MANY: bool>(pub DarrayRequest<'a>);
+
+pub type WriteDarray<'a> = Darray<'a, true, false>;
+pub type CreateDarray<'a> = Darray<'a, false, false>;
+pub type WriteDarrayBlocks<'a> = Darray<'a, true, true>;
+pub type CreateDarrayBlocks<'a> = Darray<'a, false, true>;
 
 impl Dataset {
     /// The block table in the file handle's order: (offsets, counts), one row per block.
     pub fn block_table(&self) -> Result<Blocks> {
+        let table = self.recorded_table()?;
+        let order = self.file.order;
+        let rows = |rows: &[Vec<u64>]| rows.iter().map(|r| order.to_storage(r)).collect();
+        Ok((rows(&table.offsets), rows(&table.counts)))
+    }
+
+    /// The rank that wrote each block of the table.
+    pub fn block_ranks(&self) -> Result<Vec<u32>> {
+        let table = self.recorded_table()?;
+        Ok((0..table.offsets.len())
+            .map(|row| table.rank_of(row))
+            .collect())
+    }
+
+    /// The recorded block table (its rows read on first use).
+    fn recorded_table(&self) -> Result<&BlockTable> {
         self.file.check_unchanged()?;
         let recorded = self.blocks.as_ref().ok_or_else(|| {
             Error::new(
                 ErrorKind::NotFound,
                 format!(
                     "dataset {:?} has no block table (it was not written by \
-                     dah5_darray_write); use dah5_darray_partition to split it",
+                     dah5_darray_write or dah5_darray_write_blocks); use \
+                     dah5_darray_partition to split it",
                     self.name()
                 ),
             )
         })?;
-        let table = recorded.table(&self.id, &self.storage_dims)?;
-        let order = self.file.order;
-        let rows = |rows: &[Vec<u64>]| rows.iter().map(|r| order.to_storage(r)).collect();
-        Ok((rows(&table.offsets), rows(&table.counts)))
+        recorded.table(&self.id, &self.storage_dims)
     }
 
     /// Rank `rank` of `nranks`'s balanced block (see [`partition`]), in the handle's order.
@@ -89,38 +109,20 @@ impl Dataset {
     }
 }
 
-/// `dah5_darray_write`: gather and check every rank's block, create the dataset, record
-/// the table, write the data. Nothing is created when any check fails, and every rank gets
-/// the same error.
-impl Collective for DarrayRequest<'_> {
-    const NAME: &'static str = "dah5_darray_write";
+/// Gather and check every rank's blocks, create the dataset, record the table, write the
+/// data. Nothing is created when any check fails, and every rank gets the same error.
+impl<const DATA: bool, const MANY: bool> Collective for Darray<'_, DATA, MANY> {
+    const NAME: &'static str = match (DATA, MANY) {
+        (true, false) => "dah5_darray_write",
+        (false, false) => "dah5_darray_create",
+        (true, true) => "dah5_darray_write_blocks",
+        (false, true) => "dah5_darray_create_blocks",
+    };
     type Target = File;
     type Output = Dataset;
 
     fn check(self, file: &File) -> Result<Self> {
-        self.checked(file)
-    }
-
-    fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
-        self.args_of(file, Self::NAME)
-    }
-
-    fn words(&self, file: &File) -> Option<Vec<u64>> {
-        Some(self.words_of(file))
-    }
-
-    fn act(self, file: &mut File, agreed: Agreed) -> Result<Dataset> {
-        self.create(file, Self::NAME, &agreed.gathered)
-    }
-}
-
-impl Collective for CreateDarray<'_> {
-    const NAME: &'static str = "dah5_darray_create";
-    type Target = File;
-    type Output = Dataset;
-
-    fn check(self, file: &File) -> Result<Self> {
-        self.0.checked(file).map(CreateDarray)
+        self.0.checked(file, MANY).map(Darray)
     }
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
@@ -132,29 +134,32 @@ impl Collective for CreateDarray<'_> {
     }
 
     fn act(self, file: &mut File, agreed: Agreed) -> Result<Dataset> {
-        self.0.create(file, Self::NAME, &agreed.gathered)
+        self.0.create(file, Self::NAME, MANY, &agreed.gathered)
     }
 }
 
 impl DarrayRequest<'_> {
-    fn checked(self, file: &File) -> Result<Self> {
+    fn checked(self, file: &File, many: bool) -> Result<Self> {
         file.check_create(&self.dataset)?;
         let dataset = self.dataset;
-        let ndims = dataset.dims.len();
-        if self.offset.len() != ndims || self.count.len() != ndims {
-            return Err(Error::invalid(format!(
-                "offset and count need {ndims} entries, like dims"
-            )));
-        }
-        let needed = byte_len(&self.count, dataset.dtype.size(), "count")?;
+        let needed = blocks_byte_len(&self.blocks, dataset.dtype.size(), "count")?;
         match self.data {
             Some(data) if data.len() != needed => {
                 return Err(Error::invalid(format!(
-                    "buf holds {} bytes but the block needs {needed}",
-                    data.len()
+                    "buf holds {} bytes but the {} {needed}",
+                    data.len(),
+                    if many { "blocks need" } else { "block needs" }
                 )));
             }
             _ => {}
+        }
+        if self.subfiled && many {
+            return Err(Error::invalid(format!(
+                "dataset {:?}: a subfiled darray holds one block a rank, each in its rank's \
+                 subfile: write it with dah5_darray_write (or dah5_darray_create), or drop \
+                 DAH5_DARRAY_SUBFILED",
+                dataset.name
+            )));
         }
         if self.subfiled && (dataset.options != DatasetOptions::default() || self.partial) {
             return Err(Error::invalid(format!(
@@ -175,22 +180,26 @@ impl DarrayRequest<'_> {
             .number("flags.subfiled", self.subfiled as u64)
     }
 
-    /// What this rank gives every rank: its block (storage order) and, for a subfiled
-    /// darray, an id for this write (rank 0's is taken).
+    /// What this rank gives every rank: its blocks (each its offset then its count, storage
+    /// order) and, for a subfiled darray, an id for this write (rank 0's is taken).
     fn words_of(&self, file: &File) -> Vec<u64> {
         let order = file.order();
         let write_id = if self.subfiled { new_write_id() } else { 0 };
-        [
-            order.to_storage(&self.offset),
-            order.to_storage(&self.count),
-            vec![write_id],
-        ]
-        .concat()
+        let blocks = (self.blocks.iter())
+            .flat_map(|(offset, count)| [order.to_storage(offset), order.to_storage(count)]);
+        blocks.chain([vec![write_id]]).collect::<Vec<_>>().concat()
     }
 
-    /// Make the darray, given every rank's [`DarrayRequest::words_of`].
-    fn create(self, file: &mut File, call: &'static str, gathered: &[u64]) -> Result<Dataset> {
-        let (table, write_id) = file.table_of(&self, gathered)?;
+    /// Make the darray, given every rank's [`DarrayRequest::words_of`]; `many`: the table
+    /// records each block's rank.
+    fn create(
+        self,
+        file: &mut File,
+        call: &'static str,
+        many: bool,
+        gathered: &[Vec<u64>],
+    ) -> Result<Dataset> {
+        let (table, write_id) = file.table_of(&self, many, gathered)?;
         if self.subfiled {
             return file.create_subfiled(self, table, write_id, call);
         }
@@ -210,14 +219,18 @@ impl DarrayRequest<'_> {
         if let Some(data) = self.data {
             let collective =
                 self.collective || dataset.filtered || !file.shared.writes_visible_at_once;
-            let block = Ok(WriteBlock::new(BlockRequest {
-                blocks: vec![(self.offset, self.count)],
+            let blocks = BlockRequest {
+                blocks: self.blocks,
                 mem_dtype: dataset.dtype(),
                 convert: false,
                 collective,
                 buffer: Buffer::Source(data),
-            }));
-            let data_written = collective::run_either(collective, &mut dataset, block);
+            };
+            let data_written = if many {
+                collective::run_either(collective, &mut dataset, Ok(WriteBlocks::new(blocks)))
+            } else {
+                collective::run_either(collective, &mut dataset, Ok(WriteBlock::new(blocks)))
+            };
             let data_written = data_written.and_then(|()| fault::check("darray_data", rank));
             file.settle_or_undo(call, "the data", data_written, |e| {
                 take_out(&mut dataset, e)
@@ -236,18 +249,31 @@ fn new_write_id() -> u64 {
 }
 
 impl File {
-    /// Every rank's block, from what each gave (`gathered`), checked against the dims, and
-    /// the id of this write of a subfiled darray (`core::subfiles`): rank 0's.
-    fn table_of(&self, request: &DarrayRequest<'_>, gathered: &[u64]) -> Result<(BlockTable, u64)> {
+    /// Every rank's blocks, from what each gave (`gathered`), checked against the dims, and
+    /// the id of this write of a subfiled darray (`core::subfiles`): rank 0's. `many`: the
+    /// table records each block's rank (else row i is rank i's one block).
+    fn table_of(
+        &self,
+        request: &DarrayRequest<'_>,
+        many: bool,
+        gathered: &[Vec<u64>],
+    ) -> Result<(BlockTable, u64)> {
         let order = self.order();
         let ndims = request.dataset.dims.len();
-        let (offsets, counts) = gathered
-            .chunks(2 * ndims + 1)
-            .map(|row| (row[..ndims].to_vec(), row[ndims..2 * ndims].to_vec()))
-            .unzip();
+        let (mut offsets, mut counts, mut ranks) = (Vec::new(), Vec::new(), Vec::new());
+        for (rank, words) in gathered.iter().enumerate() {
+            let blocks = &words[..words.len() - 1];
+            // (ndims ≥ 1: the C shim checked it.)
+            for block in blocks.chunks(2 * ndims) {
+                offsets.push(block[..ndims].to_vec());
+                counts.push(block[ndims..2 * ndims].to_vec());
+                ranks.push(rank as u32);
+            }
+        }
+        let ranks = many.then_some(ranks);
         let dims = order.to_storage(&request.dataset.dims);
         let name = &request.dataset.name;
-        let table = BlockTable::validate(&dims, offsets, counts, order)
+        let table = BlockTable::validate(&dims, offsets, counts, ranks, order)
             .map_err(|e| e.context(format_args!("dataset {name:?}")))?;
         if !table.complete && !request.partial {
             return Err(Error::invalid(format!(
@@ -257,7 +283,8 @@ impl File {
                 element_count(&dims).unwrap_or(0)
             )));
         }
-        Ok((table, gathered[2 * ndims]))
+        let write_id = gathered[0].last().copied().unwrap_or_default();
+        Ok((table, write_id))
     }
 
     /// [`File::take_out`] for a darray: its table dataset goes too, with the groups of

@@ -122,13 +122,13 @@ fn block_tables_of_random_blocks_are_validated_without_panics() {
         let nblocks = (random.next() % 5 + 1) as usize;
         let offsets = (0..nblocks).map(|_| random.vector(ndims)).collect();
         let counts = (0..nblocks).map(|_| random.vector(ndims)).collect();
-        let _ = BlockTable::validate(&dims, offsets, counts, Order::Fortran);
+        let _ = BlockTable::validate(&dims, offsets, counts, None, Order::Fortran);
     }
     // Disjoint in-bounds blocks whose volumes add up past 2^64 (dims whose product
     // overflows): the coverage sum saturates instead of overflowing.
     let dims = [1u64 << 63, 4];
     let offsets = vec![vec![0, 0], vec![0, 3]];
     let counts = vec![vec![1 << 63, 3], vec![1 << 63, 1]];
-    let table = BlockTable::validate(&dims, offsets, counts, Order::C).unwrap();
+    let table = BlockTable::validate(&dims, offsets, counts, None, Order::C).unwrap();
     assert!(!table.complete);
 }

@@ -49,6 +49,21 @@ impl Order {
     }
 }
 
+/// Bytes of the blocks' elements together (`count` names the counts in an error).
+pub fn blocks_byte_len(
+    blocks: &[(Vec<u64>, Vec<u64>)],
+    elem_size: usize,
+    count: &str,
+) -> Result<usize> {
+    let mut total = 0usize;
+    for (_, c) in blocks {
+        total = byte_len(c, elem_size, count)?
+            .checked_add(total)
+            .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;
+    }
+    Ok(total)
+}
+
 pub fn check_ndims(ndims: usize) -> Result<()> {
     if ndims == 0 || ndims > MAX_NDIMS {
         return Err(Error::invalid(format!(

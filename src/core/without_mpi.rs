@@ -68,6 +68,7 @@ pub fn create(plan: DirectPlan) -> Result<()> {
                 &storage_dims,
                 to_storage(offsets)?,
                 to_storage(counts)?,
+                None,
                 plan.order,
             )
         })

@@ -6,8 +6,8 @@ use std::ffi::c_void;
 use crate::core::block::{BlockRequest, Buffer, ReadBlock, ReadBlocks, WriteBlock, WriteBlocks};
 use crate::core::collective::Collective;
 use crate::core::dataset::Dataset;
-use crate::core::shape::byte_len;
-use crate::error::{Error, Result};
+use crate::core::shape::blocks_byte_len;
+use crate::error::Result;
 use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
 use crate::ffi::{self, dah5_dataset, from_c};
 
@@ -18,29 +18,6 @@ struct Raw {
     counts: *const u64,
     mem_dtype: i32,
     xfer_flags: u32,
-}
-
-/// The blocks `offsets` and `counts` (the C arguments named `names`) describe, `nblocks`
-/// of `ndims` each. No blocks: the arrays may be NULL.
-///
-/// # Safety
-/// `offsets` and `counts` are NULL or have `nblocks × ndims` entries.
-unsafe fn blocks(raw: &Raw, ndims: usize, names: [&str; 2]) -> Result<Vec<(Vec<u64>, Vec<u64>)>> {
-    if raw.nblocks == 0 {
-        return Ok(Vec::new());
-    }
-    let len = usize::try_from(raw.nblocks)
-        .ok()
-        .and_then(|n| n.checked_mul(ndims))
-        .ok_or_else(|| Error::invalid(format!("nblocks = {} is too many", raw.nblocks)))?;
-    // SAFETY: `offsets` has nblocks × ndims entries by this function's contract.
-    let offsets: Vec<u64> = unsafe { from_c::u64s(raw.offsets, len, names[0]) }?;
-    // SAFETY: as above.
-    let counts: Vec<u64> = unsafe { from_c::u64s(raw.counts, len, names[1]) }?;
-    let row = |values: &[u64], i: usize| values[i * ndims..(i + 1) * ndims].to_vec();
-    Ok((0..raw.nblocks as usize)
-        .map(|i| (row(&offsets, i), row(&counts, i)))
-        .collect())
 }
 
 /// Parse the block arguments of `dataset` and get the buffer of the right length from
@@ -58,17 +35,12 @@ unsafe fn block_request<'a>(
         1 => ["offset", "count"],
         _ => ["offsets", "counts"],
     };
+    let ndims = dataset.ndims();
     // SAFETY: by this function's contract.
-    let blocks = unsafe { self::blocks(raw, dataset.ndims(), names) }?;
+    let blocks = unsafe { from_c::blocks(raw.nblocks, raw.offsets, raw.counts, ndims, names) }?;
     let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
     let convert = transfer_convert(raw.xfer_flags)?;
-    let mut len = 0usize;
-    for (_, count) in &blocks {
-        len = (byte_len(count, mem_dtype.size(), names[1])?)
-            .checked_add(len)
-            .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;
-    }
-    let buffer = buffer(len)?;
+    let buffer = buffer(blocks_byte_len(&blocks, mem_dtype.size(), names[1])?)?;
     Ok(BlockRequest {
         blocks,
         mem_dtype,

@@ -2,9 +2,9 @@
 
 use std::ffi::{c_char, c_void};
 
-use crate::core::darray::{CreateDarray, DarrayRequest};
+use crate::core::darray::{Darray, DarrayRequest};
 use crate::core::file::File;
-use crate::core::shape::byte_len;
+use crate::core::shape::blocks_byte_len;
 use crate::error::{Error, Result};
 use crate::ffi::consts::{DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, DAH5_DARRAY_SUBFILED, check_known};
 use crate::ffi::dataset::{dataset_request, hand_out};
@@ -59,30 +59,19 @@ pub unsafe extern "C" fn dah5_darray_write(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
-    let request = |_: &File| {
-        // SAFETY: by this function's contract.
-        let mut request = unsafe {
-            darray_request(
-                name,
-                dtype,
-                ndims,
-                dims,
-                offset,
-                count,
-                flags,
-                options,
-                dataset_out,
-            )
-        }?;
-        let len = byte_len(&request.count, request.dataset.dtype.size(), "count")?;
-        // SAFETY: `buf` holds the block's `len` bytes by the contract.
-        request.data = Some(unsafe { from_c::source(buf, len, "buf") }?);
-        Ok(request)
-    };
-    // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
-    ffi::collective(file, request, |r, d| unsafe {
-        hand_out(r, file, d, dataset_out)
-    })
+    let blocks = (1, offset, count);
+    let args = (
+        name,
+        dtype,
+        ndims,
+        dims,
+        blocks,
+        flags,
+        options,
+        dataset_out,
+    );
+    // SAFETY: by this function's contract.
+    unsafe { darray::<true, false>(file, DarrayArgs::of(args), buf) }
 }
 
 /// Create a distributed array without writing it: `dah5_darray_write`'s checks, dataset and
@@ -110,72 +99,221 @@ pub unsafe extern "C" fn dah5_darray_create(
     options: *const dah5_dataset_options,
     dataset_out: *mut *mut dah5_dataset,
 ) -> i32 {
+    let blocks = (1, offset, count);
+    let args = (
+        name,
+        dtype,
+        ndims,
+        dims,
+        blocks,
+        flags,
+        options,
+        dataset_out,
+    );
+    // SAFETY: by this function's contract.
+    unsafe { darray::<false, false>(file, DarrayArgs::of(args), std::ptr::null()) }
+}
+
+/// Write a distributed array whose ranks own many blocks each (block-cyclic matrices, AMR
+/// boxes, a climate model's runs): `dah5_darray_write` with `nblocks` blocks a rank.
+///
+/// **Collective** over the file's communicator. Every block of every rank is gathered and
+/// checked (in O(B log B) for B blocks in all): each inside the dims, no two overlapping
+/// (two blocks of different ranks are named with their ranks: "rank 1's block 3 (offset …)
+/// and rank 2's block 0 (…) overlap"), together covering the array unless
+/// `DAH5_DARRAY_PARTIAL`. On any failure every rank returns the same error and nothing is
+/// created. The block table records every block with the rank that wrote it (schema 3:
+/// `dah5_darray_blocks`, `dah5_darray_block_ranks`, `dah5 info --blocks`). Each rank's
+/// blocks are then written in one transfer, as `dah5_write_blocks` (collectively with
+/// `DAH5_COLLECTIVE`).
+///
+/// `DAH5_DARRAY_SUBFILED` is refused (`DAH5_ERR_INVALID_ARGUMENT`): a subfiled darray holds
+/// one block a rank, its subfile.
+///
+/// @param nblocks  this rank's number of blocks (ranks may differ; 0: none).
+/// @param offsets  nblocks × ndims start indices, block after block, in the handle's order.
+/// @param counts   nblocks × ndims extents, likewise.
+/// @param buf      the blocks one after another, each packed in the handle's order.
+///
+/// The other parameters and the rest as `dah5_darray_write`.
+///
+/// # Safety
+/// `dims` has `ndims` entries, `offsets` and `counts` nblocks × ndims; `buf` holds the
+/// blocks; strings are NUL-terminated; `options` is NULL or valid; `dataset_out` is
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_write_blocks(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    buf: *const c_void,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    let blocks = (nblocks, offsets, counts);
+    let args = (
+        name,
+        dtype,
+        ndims,
+        dims,
+        blocks,
+        flags,
+        options,
+        dataset_out,
+    );
+    // SAFETY: by this function's contract.
+    unsafe { darray::<true, true>(file, DarrayArgs::of(args), buf) }
+}
+
+/// Create a distributed array of many blocks a rank without writing it:
+/// `dah5_darray_write_blocks` without `buf`. The ranks then write with `dah5_write_blocks`
+/// (or `dah5_write_block`).
+///
+/// **Collective** over the file's communicator.
+///
+/// # Safety
+/// As `dah5_darray_write_blocks`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_create_blocks(
+    file: *mut dah5_file,
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+) -> i32 {
+    let blocks = (nblocks, offsets, counts);
+    let args = (
+        name,
+        dtype,
+        ndims,
+        dims,
+        blocks,
+        flags,
+        options,
+        dataset_out,
+    );
+    // SAFETY: by this function's contract.
+    unsafe { darray::<false, true>(file, DarrayArgs::of(args), std::ptr::null()) }
+}
+
+/// The C arguments the four darray calls share (no data).
+struct DarrayArgs {
+    name: *const c_char,
+    dtype: i32,
+    ndims: u32,
+    dims: *const u64,
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    flags: u32,
+    options: *const dah5_dataset_options,
+    dataset_out: *mut *mut dah5_dataset,
+}
+
+/// The arguments in the order the C functions take them; the blocks as (nblocks,
+/// offsets, counts).
+type ArgTuple = (
+    *const c_char,
+    i32,
+    u32,
+    *const u64,
+    (u64, *const u64, *const u64),
+    u32,
+    *const dah5_dataset_options,
+    *mut *mut dah5_dataset,
+);
+
+impl DarrayArgs {
+    fn of(args: ArgTuple) -> DarrayArgs {
+        let (name, dtype, ndims, dims, (nblocks, offsets, counts), flags, options, dataset_out) =
+            args;
+        DarrayArgs {
+            name,
+            dtype,
+            ndims,
+            dims,
+            nblocks,
+            offsets,
+            counts,
+            flags,
+            options,
+            dataset_out,
+        }
+    }
+
+    /// The request they make (no data yet). One block's arrays are `offset` and `count`.
+    ///
+    /// # Safety
+    /// As the darray calls' contracts.
+    unsafe fn request<'a>(&self, many: bool) -> Result<DarrayRequest<'a>> {
+        from_c::out(self.dataset_out, "dataset_out")?;
+        // SAFETY: by this function's contract.
+        let dataset =
+            unsafe { dataset_request(self.name, self.dtype, self.ndims, self.dims, self.options) }?;
+        let names = if many {
+            ["offsets", "counts"]
+        } else {
+            ["offset", "count"]
+        };
+        let (n, offsets, counts) = (self.ndims as usize, self.offsets, self.counts);
+        // SAFETY: by this function's contract.
+        let blocks = unsafe { from_c::blocks(self.nblocks, offsets, counts, n, names) }?;
+        let known = DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL | DAH5_DARRAY_SUBFILED;
+        check_known(self.flags, known, "flags")?;
+        Ok(DarrayRequest {
+            dataset,
+            blocks,
+            data: None,
+            partial: self.flags & DAH5_DARRAY_PARTIAL != 0,
+            collective: self.flags & DAH5_COLLECTIVE != 0,
+            subfiled: self.flags & DAH5_DARRAY_SUBFILED != 0,
+        })
+    }
+}
+
+/// Run a darray call: with `DATA`, `buf` holds the blocks.
+///
+/// # Safety
+/// As the darray calls' contracts.
+unsafe fn darray<const DATA: bool, const MANY: bool>(
+    file: *mut dah5_file,
+    args: DarrayArgs,
+    buf: *const c_void,
+) -> i32 {
     let request = |_: &File| {
         // SAFETY: by this function's contract.
-        unsafe {
-            darray_request(
-                name,
-                dtype,
-                ndims,
-                dims,
-                offset,
-                count,
-                flags,
-                options,
-                dataset_out,
-            )
+        let mut request = unsafe { args.request(MANY) }?;
+        if DATA {
+            let (blocks, dtype) = (&request.blocks, request.dataset.dtype);
+            let len = blocks_byte_len(blocks, dtype.size(), if MANY { "counts" } else { "count" })?;
+            // SAFETY: `buf` holds the blocks' `len` bytes by the contract.
+            request.data = Some(unsafe { from_c::source(buf, len, "buf") }?);
         }
-        .map(CreateDarray)
+        Ok(Darray::<DATA, MANY>(request))
     };
+    let dataset_out = args.dataset_out;
     // SAFETY: `dataset_out` was checked non-NULL (on every rank, by agreement).
     ffi::collective(file, request, |r, d| unsafe {
         hand_out(r, file, d, dataset_out)
     })
 }
 
-/// The arguments `dah5_darray_write` and `dah5_darray_create` share, parsed (no data yet).
-///
-/// # Safety
-/// As `dah5_darray_create`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn darray_request<'a>(
-    name: *const c_char,
-    dtype: i32,
-    ndims: u32,
-    dims: *const u64,
-    offset: *const u64,
-    count: *const u64,
-    flags: u32,
-    options: *const dah5_dataset_options,
-    dataset_out: *mut *mut dah5_dataset,
-) -> Result<DarrayRequest<'a>> {
-    from_c::out(dataset_out, "dataset_out")?;
-    // SAFETY: by this function's contract.
-    let dataset = unsafe { dataset_request(name, dtype, ndims, dims, options) }?;
-    let n = ndims as usize;
-    // SAFETY: `offset` and `count` have `ndims` entries by the contract.
-    let (offset, count) = unsafe {
-        (
-            from_c::u64s(offset, n, "offset")?,
-            from_c::u64s(count, n, "count")?,
-        )
-    };
-    let known = DAH5_COLLECTIVE | DAH5_DARRAY_PARTIAL | DAH5_DARRAY_SUBFILED;
-    check_known(flags, known, "flags")?;
-    Ok(DarrayRequest {
-        dataset,
-        offset,
-        count,
-        data: None,
-        partial: flags & DAH5_DARRAY_PARTIAL != 0,
-        collective: flags & DAH5_COLLECTIVE != 0,
-        subfiled: flags & DAH5_DARRAY_SUBFILED != 0,
-    })
-}
-
-/// The block table recorded by `dah5_darray_write`: how many blocks, and each block's
-/// offset and count (in the handle's order; block i was written by rank i, an empty one
-/// has a zero count).
+/// The block table recorded by `dah5_darray_write` or `dah5_darray_write_blocks`: how
+/// many blocks, and each block's offset and count (in the handle's order; an empty one has
+/// a zero count). Which rank wrote each: `dah5_darray_block_ranks` (for
+/// `dah5_darray_write`, block i was rank i's).
 ///
 /// Local: the first call reads the table's rows on this rank alone (as data: rows another
 /// handle wrote in this run are visible after `dah5_file_flush`); later calls copy them.
@@ -184,7 +322,7 @@ unsafe fn darray_request<'a>(
 ///                     each). 0 asks only for the number: then they may be NULL.
 /// @param nblocks_out  receives the number of blocks.
 /// @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table (it was not
-///         written by `dah5_darray_write`; read it with `dah5_darray_partition`);
+///         written by a darray call; read it with `dah5_darray_partition`);
 ///         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
 ///
 /// # Safety
@@ -203,11 +341,7 @@ pub unsafe extern "C" fn dah5_darray_blocks(
         let (offsets, counts) = dataset.block_table()?;
         let nblocks = offsets.len();
         if capacity > 0 {
-            if (capacity as usize) < nblocks {
-                return Err(Error::invalid(format!(
-                    "capacity = {capacity} but the dataset has {nblocks} blocks"
-                )));
-            }
+            check_capacity(capacity, nblocks)?;
             from_c::out(offsets_out, "offsets_out")?;
             from_c::out(counts_out, "counts_out")?;
             let (offsets, counts) = (offsets.concat(), counts.concat());
@@ -221,6 +355,56 @@ pub unsafe extern "C" fn dah5_darray_blocks(
         unsafe { *nblocks_out = nblocks as u32 };
         Ok(())
     })
+}
+
+/// The rank that wrote each block of the block table, in the order of
+/// `dah5_darray_blocks` (rows of one rank together, in rank order). Tables of
+/// `dah5_darray_write` have block i from rank i.
+///
+/// Local, as `dah5_darray_blocks`.
+///
+/// @param capacity     entries `ranks_out` has room for; 0 asks only for the number (then
+///                     `ranks_out` may be NULL).
+/// @param nblocks_out  receives the number of blocks.
+/// @param ranks_out    receives each block's rank.
+/// @return `DAH5_OK`; `DAH5_ERR_NOT_FOUND` when the dataset has no table;
+///         `DAH5_ERR_INVALID_ARGUMENT` when 0 < capacity < the number of blocks.
+///
+/// # Safety
+/// `nblocks_out` is writable; with capacity > 0, `ranks_out` has room for capacity
+/// entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dah5_darray_block_ranks(
+    dataset: *const dah5_dataset,
+    capacity: u32,
+    nblocks_out: *mut u32,
+    ranks_out: *mut i32,
+) -> i32 {
+    ffi::local("dah5_darray_block_ranks", dataset, |dataset| {
+        from_c::out(nblocks_out, "nblocks_out")?;
+        let ranks = dataset.block_ranks()?;
+        if capacity > 0 {
+            check_capacity(capacity, ranks.len())?;
+            from_c::out(ranks_out, "ranks_out")?;
+            for (i, &rank) in ranks.iter().enumerate() {
+                // SAFETY: `ranks_out` has room for capacity >= nblocks entries.
+                unsafe { *ranks_out.add(i) = rank as i32 };
+            }
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *nblocks_out = ranks.len() as u32 };
+        Ok(())
+    })
+}
+
+/// Refuse an output array with room for fewer than the table's `nblocks` blocks.
+fn check_capacity(capacity: u32, nblocks: usize) -> Result<()> {
+    if (capacity as usize) < nblocks {
+        return Err(Error::invalid(format!(
+            "capacity = {capacity} but the dataset has {nblocks} blocks"
+        )));
+    }
+    Ok(())
 }
 
 /// A balanced block of the dataset for rank `rank` of `nranks`: with it, any number of

@@ -40,6 +40,36 @@ pub unsafe fn u64s<T: for<'x> From<&'x [u64]>>(
     Ok(T::from(unsafe { std::slice::from_raw_parts(p, len) }))
 }
 
+/// `nblocks` blocks of `ndims` dimensions, (offset, count) each, from the array arguments
+/// named `names` (`offsets[i*ndims ..]` is block i's offset). No blocks: the arrays may be
+/// NULL.
+///
+/// # Safety
+/// `offsets` and `counts` are NULL or point to `nblocks × ndims` readable u64s.
+pub unsafe fn blocks(
+    nblocks: u64,
+    offsets: *const u64,
+    counts: *const u64,
+    ndims: usize,
+    names: [&str; 2],
+) -> Result<Vec<(Vec<u64>, Vec<u64>)>> {
+    if nblocks == 0 {
+        return Ok(Vec::new());
+    }
+    let len = usize::try_from(nblocks)
+        .ok()
+        .and_then(|n| n.checked_mul(ndims))
+        .ok_or_else(|| Error::invalid(format!("nblocks = {nblocks} is too many")))?;
+    // SAFETY: `offsets` has nblocks × ndims entries by this function's contract.
+    let offsets: Vec<u64> = unsafe { u64s(offsets, len, names[0]) }?;
+    // SAFETY: as above.
+    let counts: Vec<u64> = unsafe { u64s(counts, len, names[1]) }?;
+    let row = |values: &[u64], i: usize| values[i * ndims..(i + 1) * ndims].to_vec();
+    Ok((0..nblocks as usize)
+        .map(|i| (row(&offsets, i), row(&counts, i)))
+        .collect())
+}
+
 /// An array argument of `len` NUL-terminated UTF-8 strings, copied; each is named
 /// `parameter[i]` in an error.
 ///

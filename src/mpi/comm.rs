@@ -1,10 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Allreduce, MPI_Barrier, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
-    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
-    MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c,
-    RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Allgatherv, MPI_Allreduce, MPI_Barrier, MPI_Comm, MPI_Comm_dup,
+    MPI_Comm_free, MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
+    MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
+    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT64_T,
 };
 
 use crate::error::{Error, Result};
@@ -310,6 +310,48 @@ impl Comm {
             )
         })?;
         Ok(all)
+    }
+
+    /// Every rank's `values` (any number each), by rank: the numbers gathered first, then
+    /// the values (`MPI_Allgatherv`).
+    pub fn allgather_any(&self, values: &[u64]) -> Result<Vec<Vec<u64>>> {
+        let lens = self.allgather(&[values.len() as u64])?;
+        let too_many = || {
+            Error::invalid(format!(
+                "the ranks give {} numbers in all, more than one MPI call moves",
+                lens.iter().sum::<u64>()
+            ))
+        };
+        let mut displs = Vec::with_capacity(lens.len());
+        let mut total = 0i32;
+        for &len in &lens {
+            displs.push(total);
+            total = i32::try_from(len)
+                .ok()
+                .and_then(|len| total.checked_add(len))
+                .ok_or_else(too_many)?;
+        }
+        let counts: Vec<i32> = lens.iter().map(|&len| len as i32).collect();
+        let mut all = vec![0u64; total as usize];
+        // SAFETY: `values` has `values.len()` u64s, and `all` room for every rank's count
+        // at its displacement; both arrays have one entry per rank.
+        check("MPI_Allgatherv", unsafe {
+            MPI_Allgatherv(
+                values.as_ptr().cast(),
+                values.len() as i32,
+                RSMPI_UINT64_T,
+                all.as_mut_ptr().cast(),
+                counts.as_ptr(),
+                displs.as_ptr(),
+                RSMPI_UINT64_T,
+                self.raw,
+            )
+        })?;
+        let starts = displs.iter().map(|&d| d as usize);
+        Ok(starts
+            .zip(&counts)
+            .map(|(start, &len)| all[start..start + len as usize].to_vec())
+            .collect())
     }
 
     /// The maximum of `value` over the ranks (a blocking `MPI_Allreduce`).

@@ -27,82 +27,13 @@
 
 enum { TR = 3, TC = 5, NTR = 6, NTC = 4 }; /* tile rows, cols; tiles down, across */
 
-static int fortran;
+#include "block_list.h"
 
-/* Block i's offset and count as the handle takes them (storage order reversed for F). */
-static void put(uint64_t *offsets, uint64_t *counts, size_t i, uint32_t ndims, const uint64_t *off,
-                const uint64_t *cnt)
-{
-    for (uint32_t d = 0; d < ndims; d++) {
-        uint32_t h = fortran ? ndims - 1 - d : d;
-        offsets[i * ndims + h] = off[d];
-        counts[i * ndims + h] = cnt[d];
-    }
-}
-
-/* Pattern values of the blocks (storage order), packed block after block in the handle's
- * order: for F order each block is column-major, i.e. its storage-order index reversed. */
-static double *pack(uint32_t ndims, const uint64_t *dims, size_t nblocks, const uint64_t *offsets,
-                    const uint64_t *counts, size_t *n_out)
-{
-    size_t n = 0;
-    for (size_t b = 0; b < nblocks; b++) {
-        size_t m = 1;
-        for (uint32_t d = 0; d < ndims; d++)
-            m *= counts[b * ndims + d];
-        n += m;
-    }
-    double *buf = malloc((n ? n : 1) * sizeof *buf);
-    size_t at = 0;
-    for (size_t b = 0; b < nblocks; b++) {
-        const uint64_t *o = offsets + b * ndims, *c = counts + b * ndims;
-        size_t m = 1;
-        for (uint32_t d = 0; d < ndims; d++)
-            m *= c[d];
-        for (size_t k = 0; k < m; k++) {
-            /* The block is packed in storage (C) order of its elements whichever the
-             * handle's order: column-major in the handle's (reversed) dims for F. */
-            uint64_t rest = k, l = 0, stride = 1;
-            for (int d = (int)ndims - 1; d >= 0; d--) {
-                uint32_t h = fortran ? ndims - 1 - (uint32_t)d : (uint32_t)d;
-                l += (o[h] + rest % c[h]) * stride;
-                rest /= c[h];
-                stride *= dims[d];
-            }
-            pattern_value(DAH5_FLOAT64, l, &buf[at++]);
-        }
-    }
-    *n_out = n;
-    return buf;
-}
-
-/* A permutation of 0..n-1 that differs per rank and seed. */
-static void scramble(size_t *order, size_t n, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    for (size_t i = n; i > 1; i--) {
-        seed = seed * 1103515245u + 12345u;
-        size_t j = (seed >> 8) % i, t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
-    }
-}
-
-/* This rank's tiles owned by `owner`, scrambled, as handle-order blocks. */
+/* The tiles rank `owner` writes, scrambled. */
 static size_t tiles_of(int owner, uint64_t *offsets, uint64_t *counts)
 {
-    size_t mine[NTR * NTC], n = 0, order[NTR * NTC];
-    for (size_t t = 0; t < NTR * NTC; t++)
-        if ((int)((t / NTC + t % NTC) % (size_t)size) == owner)
-            mine[n++] = t;
-    scramble(order, n, 7u + (unsigned)owner);
-    for (size_t i = 0; i < n; i++) {
-        size_t t = mine[order[i]];
-        uint64_t off[2] = {t / NTC * TR, t % NTC * TC}, cnt[2] = {TR, TC};
-        put(offsets, counts, i, 2, off, cnt);
-    }
-    return n;
+    const uint64_t tile[2] = {TR, TC}, ntiles[2] = {NTR, NTC};
+    return cyclic_tiles(owner, size, tile, ntiles, offsets, counts);
 }
 
 static dah5_dataset *create(dah5_file *file, const char *name, uint32_t ndims, const uint64_t *storage_dims)
