@@ -49,21 +49,25 @@ pub fn select_block(space: &Id, offset: &[u64], count: &[u64]) -> Result<Id> {
 /// A copy of `space` with the union of `blocks` (offset, count; disjoint, non-empty)
 /// selected, for one transfer of many blocks.
 ///
-/// Built by halves: the union of each half, then the two combined with
-/// `H5Scombine_select`. Adding blocks one at a time with `H5S_SELECT_OR` costs time
-/// quadratic in the blocks on HDF5 1.10.8 (1-D runs: 1,000 in 5.5 ms, 10,000 in 1.3 s,
-/// 100,000 over 120 s), by halves 100,000 take some 75 ms (docs/benchmarks.md).
-/// `H5Scombine_select` is in HDF5 from 1.10.7; before it, the one-at-a-time loop.
+/// Adding blocks one at a time with `H5S_SELECT_OR` costs time quadratic in the blocks on
+/// HDF5 1.10.8 (1-D runs: 1,000 in 5.5 ms, 10,000 in 1.3 s, 100,000 over 120 s), so only
+/// runs of up to [`OR_RUN`] blocks are added so; the runs' unions are then combined by
+/// halves with `H5Scombine_select` (docs/benchmarks.md has the measurements).
+/// `H5Scombine_select` is in HDF5 from 1.10.7; before it, one loop over every block.
 pub fn select_blocks(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
     match blocks {
         [] => select_none(space),
-        [(offset, count)] => select_block(space, offset, count),
-        _ => union_of(space, blocks),
+        _ if blocks.len() <= OR_RUN || cfg!(not(hdf5_combine_select)) => or_loop(space, blocks),
+        _ => by_halves(space, blocks),
     }
 }
 
+/// Blocks added one at a time: few enough that the quadratic cost stays below that of
+/// copying and combining selections.
+const OR_RUN: usize = 16;
+
 #[cfg(hdf5_combine_select)]
-fn union_of(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+fn by_halves(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
     let (low, high) = blocks.split_at(blocks.len() / 2);
     let (low, high) = (select_blocks(space, low)?, select_blocks(space, high)?);
     let (a, b) = (low.raw(), high.raw());
@@ -72,10 +76,16 @@ fn union_of(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
 }
 
 #[cfg(not(hdf5_combine_select))]
-fn union_of(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
-    let union = select_none(space)?;
+fn by_halves(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+    or_loop(space, blocks)
+}
+
+/// The first block selected, then each of the others added with `H5S_SELECT_OR`.
+fn or_loop(space: &Id, blocks: &[(&[u64], &[u64])]) -> Result<Id> {
+    let (first_offset, first_count) = blocks[0];
+    let union = select_block(space, first_offset, first_count)?;
     let raw = union.raw();
-    for (offset, count) in blocks {
+    for (offset, count) in &blocks[1..] {
         // SAFETY: `offset` and `count` have the rank of the space; NULL stride and block
         // mean 1.
         h5call!(unsafe {

@@ -12,7 +12,9 @@
  * round-robin, each rank's in a scrambled order, collectively, as a climate model's run
  * list); "cube" (3-D slabs written by rank 0 only, in file order, in one call; the other
  * ranks pass nblocks = 0 collectively). Each is read back with dah5_read_blocks (the
- * tiles of another rank, collectively and not) and compared. Then the refusals: overlap,
+ * tiles of another rank, collectively and not) and compared; "converted" (int32, written
+ * from float64 with DAH5_CONVERT around an empty block, read back as int8). Then the
+ * refusals: overlap,
  * out of bounds, NULL arrays, a conversion, one rank's bad block in a collective call.
  */
 #include <stdio.h>
@@ -139,6 +141,33 @@ int main(int argc, char **argv)
     dah5_dataset *cube = create(file, "cube", 3, cdims);
     round_trip(cube, 3, cdims, rank == 0 ? 4 : 0, cube_offsets, cube_counts, DAH5_COLLECTIVE,
                "3-D slabs from rank 0, nblocks = 0 elsewhere");
+
+    /* ---- conversion and empty blocks, as for one block ---- */
+    {
+        uint64_t eight[1] = {8}, co[3] = {6, 2, 0}, cc[3] = {2, 0, 3};
+        dah5_dataset *ints = NULL;
+        ok(dah5_dataset_create(file, "converted", DAH5_INT32, 1, eight, NULL, &ints), "an int32 dataset");
+        double from[5] = {60, 70, 0, 10, 20};
+        /* Rank 0 writes the blocks [6, 8) and [0, 3) (the empty block between takes no
+         * values), converting float64 to int32; the others nothing. */
+        expect_all(dah5_write_blocks(ints, rank == 0 ? 3 : 0, co, cc, DAH5_FLOAT64, from,
+                                     DAH5_COLLECTIVE | DAH5_CONVERT),
+                   DAH5_OK, NULL, "float64 into int32 with DAH5_CONVERT, an empty block among them");
+        double big[5] = {1, 2, 3e10, 4, 5};
+        expect(dah5_write_blocks(ints, 3, co, cc, DAH5_FLOAT64, big, DAH5_INDEPENDENT | DAH5_CONVERT),
+               DAH5_ERR_TYPE_MISMATCH, "3e10", "a value int32 cannot hold");
+        ok(dah5_file_flush(file), "flush");
+        int8_t small[5];
+        expect(dah5_read_blocks(ints, 3, co, cc, DAH5_INT8, small, DAH5_CONVERT), DAH5_OK, NULL,
+               "read back into int8");
+        checks++;
+        int8_t want[5] = {60, 70, 0, 10, 20};
+        if (memcmp(small, want, sizeof want) != 0) {
+            fprintf(stderr, "rank %d: FAIL converted values read back differ\n", rank);
+            failures++;
+        }
+        ok(dah5_dataset_close(&ints), "close");
+    }
 
     /* ---- refusals ---- */
     double scratch[64] = {0};
