@@ -2,7 +2,8 @@
 # (MPIClusterManagers).
 #
 # The master (not an MPI rank) only orchestrates: it starts the same collective dah5 calls on
-# every worker at once with remotecall, and each worker moves its own localpart. Nothing is
+# every worker at once with remotecall, and each worker moves its own pieces, all of them in
+# one dah5_darray_write_blocks (a worker may hold several: DAH5.local_pieces). Nothing is
 # gathered.
 module DAH5MPIDistributedArraysExt
 
@@ -28,12 +29,13 @@ end
 
 function write_local(path, name, d, comm, truncate, collective, subfiled)
     comm = worker_comm(comm)
-    check_ranks(comm, length(procs(d)))
+    check_ranks(comm, length(unique(procs(d))))
     file = DAH5.create_file(comm, path; truncate)
     try
-        # Records the decomposition in the file (dah5_darray_write checks it first).
-        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective,
-                          subfiled)
+        # Every piece of this worker in one call, which checks the pieces of all workers
+        # together and records each with the rank that wrote it.
+        blocks, parts = DAH5.local_pieces(d)
+        DAH5.darray_write_blocks(file, name, parts, blocks, size(d); collective, subfiled)
     finally
         close(file) # collective, and closes the dataset
     end
@@ -43,7 +45,7 @@ end
 function DAH5.mpi_write_darray(path::AbstractString, name::AbstractString, d::DArray;
                                comm = nothing, truncate::Bool = true, collective::Bool = false,
                                subfiled::Bool = false)
-    on_all(write_local, procs(d), path, name, d, comm, truncate, collective, subfiled)
+    on_all(write_local, unique(procs(d)), path, name, d, comm, truncate, collective, subfiled)
     nothing
 end
 
