@@ -19,8 +19,10 @@
 ! transpose and Fortran/Julia readers get A(nx, ny) back.
 !
 ! Which calls are collective is the same as in dah5.h: file and dataset create/open/close,
-! group create and flush are collective over the file's communicator; block transfers are
-! independent unless flags=DAH5_COLLECTIVE; the query functions are local.
+! group create, flush, and darray writes and creates (dah5_darray_write[_blocks],
+! dah5_darray_create[_blocks]) are collective over the file's communicator; block transfers
+! (dah5_write_block[s], dah5_read_block[s]) are independent unless flags=DAH5_COLLECTIVE;
+! the query functions are local.
 module dah5
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
        c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
