@@ -326,8 +326,8 @@ contains
     integer(int64) :: t, dims(2)
     dims = many_dims()
     call tiles_of(rank, nranks, lo, hi)
-    v = tiles_values(lo, hi)
-    r64 = real(v, real64) + 0.25
+    allocate (v, source=tiles_values(lo, hi))
+    allocate (r64, source=real(v, real64) + 0.25)
     call dah5_dataset_create(file, "many/blocks", DAH5_FLOAT64, many_dims(), dset)
     call dah5_write_blocks(dset, lo, hi, r64, DAH5_COLLECTIVE)
     ! The wrapper's own check: the array must hold exactly the blocks' elements.
@@ -343,7 +343,7 @@ contains
     ! A darray of many blocks per rank, one rank without any.
     call tiles_of(rank, darray_owners(), lo, hi)
     if (rank >= darray_owners()) call expect(size(lo, 2) == 0, "the last rank has no tile")
-    i64 = tiles_values(lo, hi) + big
+    allocate (i64, source=tiles_values(lo, hi) + big)
     call dah5_darray_write_blocks(file, "many/darray", many_dims(), lo, hi, i64, dset)
     call dah5_darray_blocks(dset, tlo, thi)
     call dah5_darray_block_ranks(dset, ranks)
@@ -359,7 +359,7 @@ contains
 
     ! dah5_darray_create_blocks, then the blocks written in two calls.
     call tiles_of(rank, nranks, lo, hi)
-    i32 = int(tiles_values(lo, hi), int32)
+    allocate (i32, source=int(tiles_values(lo, hi), int32))
     call dah5_darray_create_blocks(file, "many/created", DAH5_INT32, many_dims(), lo, hi, dset)
     half = size(lo, 2) / 2
     call dah5_write_blocks(dset, lo(:, :half), hi(:, :half), i32(:2 * half))
@@ -375,7 +375,7 @@ contains
     integer(int32), allocatable :: i32(:)
     type(dah5_dataset) :: dset
     call tiles_of(mod(rank + 1, nranks), nranks, lo, hi)
-    v = tiles_values(lo, hi)
+    allocate (v, source=tiles_values(lo, hi))
     allocate (r64(size(v)), i64(size(v)), i32(size(v)))
     call dah5_dataset_open(file, "many/blocks", dset)
     call dah5_read_blocks(dset, lo, hi, r64)

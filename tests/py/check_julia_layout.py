@@ -33,7 +33,7 @@ def main():
             assert stored.shape == julia.shape[::-1], (name, stored.shape)
             assert stored.dtype == julia.dtype, (name, stored.dtype)
             assert stored.tobytes() == julia.tobytes(order="F"), f"{name}: bytes differ"
-    print(f"dims reversed to ({NY}, {NX}) and bytes as HDF5.jl writes them")
+    print(f"{', '.join(arrays)}: dims reversed and bytes as HDF5.jl writes them")
 
 
 if __name__ == "__main__":
