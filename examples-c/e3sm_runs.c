@@ -146,8 +146,9 @@ int main(int argc, char **argv)
     MPI_Allreduce(&n, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&n, &fewest, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%d ranks wrote T(%d, %d) as %llu to %llu blocks each (their runs, cut at the ends of levels), in no particular order\n", size, NLEV,
-               NCOL, (unsigned long long)fewest, (unsigned long long)most);
+        printf("%d ranks wrote T(%d, %d) as %llu to %llu blocks each (their runs, cut at the ends of"
+               " levels), in no particular order\n",
+               size, NLEV, NCOL, (unsigned long long)fewest, (unsigned long long)most);
     check(dah5_dataset_close(&dset), "close dataset");
     check(dah5_file_close(&file), "close");
     free(offsets);
