@@ -33,9 +33,17 @@ function write_local(path, name, d, comm, truncate, collective, subfiled)
     file = DAH5.create_file(comm, path; truncate)
     try
         # Every piece of this worker in one call, which checks the pieces of all workers
-        # together and records each with the rank that wrote it.
+        # together and records each with the rank that wrote it. A subfiled darray holds
+        # one block a rank (its subfile): dah5_darray_write.
         blocks, parts = DAH5.local_pieces(d)
-        DAH5.darray_write_blocks(file, name, parts, blocks, size(d); collective, subfiled)
+        if subfiled
+            length(blocks) == 1 ||
+                throw(ArgumentError("subfiled = true writes one piece a worker (its subfile), but worker $(myid()) holds $(length(blocks))"))
+            DAH5.darray_write(file, name, only(parts), only(blocks), size(d); collective,
+                              subfiled)
+        else
+            DAH5.darray_write_blocks(file, name, parts, blocks, size(d); collective)
+        end
     finally
         close(file) # collective, and closes the dataset
     end

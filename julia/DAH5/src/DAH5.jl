@@ -540,19 +540,18 @@ end
 
 """
     darray_write_blocks(file, name, parts, blocks, dims; collective=false, partial=false,
-                        subfiled=false, options...) -> Dataset
+                        options...) -> Dataset
     darray_write_blocks(file, name, buf, blocks, dims; ...) -> Dataset
 
 `darray_write` where each rank gives any number of blocks, with their data as for
 `write_blocks` (`parts`, one array per block, or the packed `buf`); a rank with none passes
 empty vectors. The blocks of every rank are checked together (in bounds, disjoint, covering
 the array unless `partial`) and recorded with the rank that wrote each (`darray_block_ranks`).
-**Collective**.
+**Collective**. (A subfiled darray holds one block a rank: `darray_write`.)
 """
 function darray_write_blocks(file::File, name::AbstractString, buf::AbstractArray{T},
                              blocks::AbstractVector, dims::Dims; collective::Bool = false,
-                             partial::Bool = false, subfiled::Bool = false,
-                             options...) where {T}
+                             partial::Bool = false, options...) where {T}
     check_packed(buf, blocks)
     buf = contiguous(buf)
     offsets, counts = offsets_counts(blocks)
@@ -561,7 +560,7 @@ function darray_write_blocks(file::File, name::AbstractString, buf::AbstractArra
         check(dah5_darray_write_blocks(file.ptr, name, dtype_code(T), UInt32(length(dims)),
                                        UInt64[dims...], UInt64(length(blocks)), offsets, counts,
                                        isempty(buf) ? C_NULL : pointer(buf),
-                                       darray_flags(collective, partial, subfiled),
+                                       darray_flags(collective, partial, false),
                                        Ref(dataset_options(; options...)), out))
     end
     Dataset(out[])
@@ -572,8 +571,7 @@ darray_write_blocks(file::File, name::AbstractString, parts::AbstractVector{<:Ab
     darray_write_blocks(file, name, pack(parts, blocks), blocks, dims; kwargs...)
 
 """
-    darray_create_blocks(file, name, T, blocks, dims; partial=false, subfiled=false,
-                         options...) -> Dataset
+    darray_create_blocks(file, name, T, blocks, dims; partial=false, options...) -> Dataset
 
 `darray_write_blocks` without the data: the blocks are checked and recorded, and each rank
 then writes them with `write_blocks` (or `write_block`), in as many calls as it likes.
@@ -581,12 +579,12 @@ then writes them with `write_blocks` (or `write_block`), in as many calls as it 
 """
 function darray_create_blocks(file::File, name::AbstractString, ::Type{T},
                               blocks::AbstractVector, dims::Dims; partial::Bool = false,
-                              subfiled::Bool = false, options...) where {T}
+                              options...) where {T}
     offsets, counts = offsets_counts(blocks)
     out = Ref{Ptr{dah5_dataset}}(C_NULL)
     check(dah5_darray_create_blocks(file.ptr, name, dtype_code(T), UInt32(length(dims)),
                                     UInt64[dims...], UInt64(length(blocks)), offsets, counts,
-                                    darray_flags(false, partial, subfiled),
+                                    darray_flags(false, partial, false),
                                     Ref(dataset_options(; options...)), out))
     Dataset(out[])
 end
