@@ -357,6 +357,19 @@ contains
     end do
     call dah5_dataset_close(dset)
 
+    ! One rank's array too short for its blocks: that rank takes part with ndims 0, so the
+    ! call fails on every rank and nothing is created.
+    call tiles_of(rank, nranks, lo, hi)
+    if (rank == 0) then
+       call dah5_darray_write_blocks(file, "many/refused", dims, lo, hi, r64(2:), dset, ierr=ierr)
+       call expect(ierr == DAH5_ERR_INVALID_ARGUMENT, "rank 0's short array, on rank 0")
+       call expect(index(dah5_error_message(), "elements but the array has") > 0, &
+            dah5_error_message())
+    else
+       call dah5_darray_write_blocks(file, "many/refused", dims, lo, hi, r64, dset, ierr=ierr)
+       call expect(ierr /= DAH5_OK, "rank 0's short array, on the other ranks")
+    end if
+
     ! dah5_darray_create_blocks, then the blocks written in two calls.
     call tiles_of(rank, nranks, lo, hi)
     allocate (i32, source=int(tiles_values(lo, hi), int32))

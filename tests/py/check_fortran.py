@@ -64,6 +64,7 @@ def main():
         ]:
             check(f[f"many/{name}"], dims, expected, dtype)
             checked += 1
+        assert "refused" not in f["many"], list(f["many"])  # one rank's bad call: nothing made
         # dah5_group_create's group: empty, its parent made with it; none in the read-only file.
         assert isinstance(f["groups/empty"], h5py.Group) and len(f["groups/empty"]) == 0
         assert list(f["groups"]) == ["empty"] and "ro" not in f, list(f)
