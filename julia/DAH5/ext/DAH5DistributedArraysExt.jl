@@ -3,27 +3,34 @@
 # (or reads) its own pieces with pwrite/pread at once, the master waits. With
 # `mpi = true` they go through MPI instead (workers that are MPI ranks; needs `using MPI`).
 #
-# A DArray has a piece per entry of `d.pids`, which may name a process more than once (a
-# DArray built with more pieces than processes): every piece of this process is written,
-# whatever the distribution. DistributedArrays.jl keeps one local part per process, that of
-# the first of its pieces (`localindices(d)`); a piece it holds no data for is refused with
-# an ArgumentError rather than written with another piece's data.
+# A DArray has a piece per entry of `d.pids` (`d.indices`), whatever its distribution, and
+# every piece of a process is written. `d.pids` may name a process more than once (a DArray
+# built with more pieces than processes), but DistributedArrays.jl keeps one local part a
+# process (one registry entry per array): such a process's pieces share one array, which
+# holds one of them (whichever was made first). Such a DArray is refused (`check_pieces`, on
+# the master, before any worker starts) rather than written with one piece's data in
+# another's place.
 module DAH5DistributedArraysExt
 
 using DAH5
 using Distributed
 using DistributedArrays
 
-# The data of this process's piece `block`.
-function piece_data(d::DArray, block)
-    block == localindices(d) && return localpart(d)
-    throw(ArgumentError("worker $(myid()) holds the pieces $(local_blocks(d)) of the DArray, but DistributedArrays.jl keeps the data of one piece a process ($(localindices(d))): there is none for $block. Build the DArray with one piece per process (each process's part may be any block), or write the blocks with DAH5.darray_write_blocks"))
+function DAH5.check_pieces(d::DArray)
+    allunique(d.pids) && return nothing
+    shared = unique(filter(p -> count(==(p), d.pids) > 1, vec(d.pids)))
+    throw(ArgumentError("the DArray has $(length(d.pids)) pieces on $(length(unique(d.pids))) processes (processes $(join(shared, ", ")) hold several), but DistributedArrays.jl keeps one local part a process, so those pieces have no data of their own. Build the DArray with one piece a process (a piece may be any block), or call DAH5.darray_write_blocks on every rank with all of its blocks"))
 end
 
-local_blocks(d::DArray) = [d.indices[i] for i in eachindex(d.pids) if d.pids[i] == myid()]
+# The data of this process's piece `block` (check_pieces made sure there is one).
+function piece_data(d::DArray, block)
+    block == localindices(d) ||
+        throw(ArgumentError("worker $(myid()) has no data for the piece $block of the DArray (its local part is $(localindices(d)))"))
+    localpart(d)
+end
 
 function DAH5.local_pieces(d::DArray)
-    blocks = local_blocks(d)
+    blocks = [d.indices[i] for i in eachindex(d.pids) if d.pids[i] == myid()]
     blocks, [piece_data(d, block) for block in blocks]
 end
 
@@ -43,10 +50,11 @@ function DAH5.write_darray(path::AbstractString, name::AbstractString, d::DArray
                            file_locking::Bool = true, kwargs...)
     mpi && return DAH5.mpi_write_darray(path, name, d; truncate, kwargs...)
     isempty(kwargs) || throw(ArgumentError("$(join(keys(kwargs), ", ")) need mpi = true"))
+    DAH5.check_pieces(d)
     blocks = [d.indices[i] for i in eachindex(d.pids)]
     DAH5.direct_create(path, name, eltype(d), size(d); truncate, blocks = vec(blocks),
                        file_locking)
-    @sync for p in unique(procs(d))
+    @sync for p in procs(d)
         @async remotecall_wait(write_local, p, path, name, d, lock, file_locking)
     end
     nothing

@@ -29,7 +29,7 @@ end
 
 function write_local(path, name, d, comm, truncate, collective, subfiled)
     comm = worker_comm(comm)
-    check_ranks(comm, length(unique(procs(d))))
+    check_ranks(comm, length(procs(d)))
     file = DAH5.create_file(comm, path; truncate)
     try
         # Every piece of this worker in one call, which checks the pieces of all workers
@@ -37,8 +37,6 @@ function write_local(path, name, d, comm, truncate, collective, subfiled)
         # one block a rank (its subfile): dah5_darray_write.
         blocks, parts = DAH5.local_pieces(d)
         if subfiled
-            length(blocks) == 1 ||
-                throw(ArgumentError("subfiled = true writes one piece a worker (its subfile), but worker $(myid()) holds $(length(blocks))"))
             DAH5.darray_write(file, name, only(parts), only(blocks), size(d); collective,
                               subfiled)
         else
@@ -53,7 +51,9 @@ end
 function DAH5.mpi_write_darray(path::AbstractString, name::AbstractString, d::DArray;
                                comm = nothing, truncate::Bool = true, collective::Bool = false,
                                subfiled::Bool = false)
-    on_all(write_local, unique(procs(d)), path, name, d, comm, truncate, collective, subfiled)
+    # On the master, so that every worker or none starts the collective calls.
+    DAH5.check_pieces(d)
+    on_all(write_local, procs(d), path, name, d, comm, truncate, collective, subfiled)
     nothing
 end
 

@@ -774,11 +774,13 @@ function mpi_read_darray end
 """
     DAH5.local_pieces(d::DArray) -> (blocks, parts)
 
-Every piece of `d` this process holds: its blocks (`d.indices` of each piece whose pid is
-`myid()`, a process may have several) and their data. Defined by the DistributedArrays
-extension; used by `write_darray`.
+Every piece of `d` this process holds: its blocks (`d.indices` of each entry of `d.pids`
+that is `myid()`) and their data. Defined by the DistributedArrays extension; used by
+`write_darray`, after `DAH5.check_pieces(d)` (which refuses a DArray whose `pids` name a
+process twice: DistributedArrays.jl keeps one local part a process).
 """
 function local_pieces end
+function check_pieces end
 
 """
     write_darray(path, name, d::DArray; truncate=true, lock=false, file_locking=true,
