@@ -428,7 +428,7 @@ of blocks (tuples of 1-based ranges, in any order, not overlapping), and the dat
 `parts`, one array per block (`size(parts[k]) == map(length, blocks[k])`), or `buf`, one
 array holding the blocks one after another, each column-major (its length the sum of theirs).
 Independent unless `collective` (then every rank calls; a rank with nothing passes empty
-vectors).
+vectors of the element type, `Matrix{T}[]` or `T[]`).
 """
 function write_blocks(dataset::Dataset, buf::AbstractArray, blocks::AbstractVector;
                       collective::Bool = false, convert::Bool = false)
@@ -545,7 +545,8 @@ end
 
 `darray_write` where each rank gives any number of blocks, with their data as for
 `write_blocks` (`parts`, one array per block, or the packed `buf`); a rank with none passes
-empty vectors. The blocks of every rank are checked together (in bounds, disjoint, covering
+empty vectors of the element type (`Matrix{T}[]` or `T[]`: the dtype is an argument every
+rank must agree on). The blocks of every rank are checked together (in bounds, disjoint, covering
 the array unless `partial`) and recorded with the rank that wrote each (`darray_block_ranks`).
 **Collective**. (A subfiled darray holds one block a rank: `darray_write`.)
 """
