@@ -19,8 +19,10 @@
 ! transpose and Fortran/Julia readers get A(nx, ny) back.
 !
 ! Which calls are collective is the same as in dah5.h: file and dataset create/open/close,
-! group create and flush are collective over the file's communicator; block transfers are
-! independent unless flags=DAH5_COLLECTIVE; the query functions are local.
+! group create, flush, and darray writes and creates (dah5_darray_write[_blocks],
+! dah5_darray_create[_blocks]) are collective over the file's communicator; block transfers
+! (dah5_write_block[s], dah5_read_block[s]) are independent unless flags=DAH5_COLLECTIVE;
+! the query functions are local.
 module dah5
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
        c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
@@ -142,7 +144,8 @@ module dah5
        dah5_c_darray_write, dah5_c_darray_create, dah5_c_darray_blocks, dah5_c_darray_partition, &
        dah5_c_dataset_extend, dah5_c_dataset_set_dim_names, dah5_c_file_set_atomic, dah5_c_direct_create, dah5_c_direct_open, &
        dah5_c_direct_write_block, dah5_c_direct_read_block, dah5_c_direct_shape, &
-       dah5_c_direct_sync, dah5_c_direct_close
+       dah5_c_direct_sync, dah5_c_direct_close, dah5_c_write_blocks, dah5_c_read_blocks, &
+       dah5_c_darray_write_blocks, dah5_c_darray_create_blocks, dah5_c_darray_block_ranks
   interface
      ! Direct block mode (no MPI): see dah5.h. Called through these interfaces (with c_loc
      ! for the buffer); the MPI wrappers below are what Fortran programs normally use.
@@ -364,6 +367,76 @@ module dah5
        integer(c_int32_t) :: status
      end function dah5_c_read_block
 
+     ! Many blocks in one transfer: offsets and counts are nblocks x ndims, block after
+     ! block, in the handle's order (Fortran order here); buf holds the blocks one after
+     ! another, each packed in that order.
+     function dah5_c_write_blocks(dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags) &
+          bind(C, name="dah5_write_blocks") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int64_t), value :: nblocks
+       integer(c_int64_t), intent(in) :: offsets(*), counts(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: xfer_flags
+       integer(c_int32_t) :: status
+     end function dah5_c_write_blocks
+
+     function dah5_c_read_blocks(dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags) &
+          bind(C, name="dah5_read_blocks") result(status)
+       import :: c_int32_t, c_int64_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int64_t), value :: nblocks
+       integer(c_int64_t), intent(in) :: offsets(*), counts(*)
+       integer(c_int32_t), value :: mem_dtype
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: xfer_flags
+       integer(c_int32_t) :: status
+     end function dah5_c_read_blocks
+
+     function dah5_c_darray_write_blocks(file, name, dtype, ndims, dims, nblocks, offsets, &
+          counts, buf, flags, options, dataset_out) bind(C, name="dah5_darray_write_blocks") &
+          result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), intent(in) :: dims(*)
+       integer(c_int64_t), value :: nblocks
+       integer(c_int64_t), intent(in) :: offsets(*), counts(*)
+       type(c_ptr), value :: buf
+       integer(c_int32_t), value :: flags
+       type(dah5_dataset_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_write_blocks
+
+     function dah5_c_darray_create_blocks(file, name, dtype, ndims, dims, nblocks, offsets, &
+          counts, flags, options, dataset_out) bind(C, name="dah5_darray_create_blocks") &
+          result(status)
+       import :: c_int32_t, c_int64_t, c_char, c_ptr, dah5_dataset_options
+       type(c_ptr), value :: file
+       character(kind=c_char), intent(in) :: name(*)
+       integer(c_int32_t), value :: dtype, ndims
+       integer(c_int64_t), intent(in) :: dims(*)
+       integer(c_int64_t), value :: nblocks
+       integer(c_int64_t), intent(in) :: offsets(*), counts(*)
+       integer(c_int32_t), value :: flags
+       type(dah5_dataset_options), intent(in) :: options
+       type(c_ptr), intent(inout) :: dataset_out
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_create_blocks
+
+     function dah5_c_darray_block_ranks(dataset, capacity, nblocks_out, ranks_out) &
+          bind(C, name="dah5_darray_block_ranks") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: dataset
+       integer(c_int32_t), value :: capacity
+       integer(c_int32_t), intent(inout) :: nblocks_out
+       integer(c_int32_t), intent(inout) :: ranks_out(*)
+       integer(c_int32_t) :: status
+     end function dah5_c_darray_block_ranks
+
      function dah5_c_dataset_options_default(options_out) &
           bind(C, name="dah5_dataset_options_default") result(status)
        import :: c_int32_t, dah5_dataset_options
@@ -549,6 +622,8 @@ module dah5
   public :: dah5_version, dah5_version_string, dah5_status_name, dah5_error_message
   public :: dah5_file_set_atomic, dah5_dataset_extend, dah5_dataset_set_dim_names
   public :: dah5_darray_write, dah5_darray_create, dah5_darray_blocks, dah5_darray_partition
+  public :: dah5_write_blocks, dah5_read_blocks
+  public :: dah5_darray_write_blocks, dah5_darray_create_blocks, dah5_darray_block_ranks
   public :: dah5_attr_write, dah5_attr_write_string, dah5_attr_read, dah5_attr_read_string
 
   !> call dah5_write_block(dset, lo, hi, a [, flags] [, ierr])
@@ -577,6 +652,33 @@ module dah5
      module procedure darray_write_real32, darray_write_real64, darray_write_complex64, &
           darray_write_complex128, darray_write_int32, darray_write_int64
   end interface dah5_darray_write
+
+  !> call dah5_write_blocks(dset, lo, hi, a [, flags] [, ierr])
+  !> Write nblocks = size(lo, 2) blocks in one transfer: block b is lo(:, b):hi(:, b)
+  !> (1-based global indices, Fortran order), and `a` (any rank, usually 1-D) holds the
+  !> blocks one after another, each in column-major order: size(a) is the sum of the blocks'
+  !> sizes. Independent unless flags = DAH5_COLLECTIVE (then every rank calls; a rank with
+  !> nothing to write passes lo and hi of shape (ndims, 0) and an empty array).
+  interface dah5_write_blocks
+     module procedure write_blocks_real32, write_blocks_real64, write_blocks_complex64, &
+          write_blocks_complex128, write_blocks_int32, write_blocks_int64
+  end interface dah5_write_blocks
+
+  !> call dah5_read_blocks(dset, lo, hi, a [, flags] [, ierr]): the inverse of dah5_write_blocks.
+  interface dah5_read_blocks
+     module procedure read_blocks_real32, read_blocks_real64, read_blocks_complex64, &
+          read_blocks_complex128, read_blocks_int32, read_blocks_int64
+  end interface dah5_read_blocks
+
+  !> call dah5_darray_write_blocks(file, name, dims, lo, hi, a, dset [, flags] [, options] [, ierr])
+  !> Collective: dah5_darray_write where each rank gives any number of blocks, lo(:, b):hi(:, b)
+  !> as in dah5_write_blocks (none: shape (ndims, 0)); the blocks of all ranks are checked
+  !> together and recorded with the rank that wrote each (dah5_darray_block_ranks).
+  interface dah5_darray_write_blocks
+     module procedure darray_write_blocks_real32, darray_write_blocks_real64, &
+          darray_write_blocks_complex64, darray_write_blocks_complex128, &
+          darray_write_blocks_int32, darray_write_blocks_int64
+  end interface dah5_darray_write_blocks
 
   !> call dah5_attr_write(file, object, name, value [, ierr]): value a scalar or a 1-D array
   !> (collective: the same value on every rank). object: "/", a group or a dataset path.
@@ -777,7 +879,8 @@ contains
   end subroutine dah5_dataset_set_dim_names
 
   !> The decomposition dah5_darray_write recorded (local): block b was written by rank b - 1
-  !> and is lo(:, b):hi(:, b), 1-based (hi = lo - 1 where a rank had nothing).
+  !> and is lo(:, b):hi(:, b), 1-based (hi = lo - 1 where a rank had nothing). For an array
+  !> of dah5_darray_write_blocks, dah5_darray_block_ranks says which rank wrote block b.
   subroutine dah5_darray_blocks(dset, lo, hi, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), allocatable, intent(out) :: lo(:, :), hi(:, :)
@@ -796,6 +899,24 @@ contains
     lo = lo + 1
     call finish(status, ierr)
   end subroutine dah5_darray_blocks
+
+  !> The rank (0-based) that wrote each block of the table dah5_darray_blocks gives (local):
+  !> ranks(b) wrote lo(:, b):hi(:, b). For an array of dah5_darray_write, ranks(b) = b - 1.
+  subroutine dah5_darray_block_ranks(dset, ranks, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer, allocatable, intent(out) :: ranks(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int32_t) :: nblocks, status
+    integer(c_int32_t) :: none(1)
+    integer(c_int32_t), allocatable :: got(:)
+    nblocks = 0
+    status = dah5_c_darray_block_ranks(dset%ptr, 0, nblocks, none)
+    allocate (got(nblocks))
+    if (status == DAH5_OK .and. nblocks > 0) status = dah5_c_darray_block_ranks(dset%ptr, &
+         nblocks, nblocks, got)
+    ranks = int(got)
+    call finish(status, ierr)
+  end subroutine dah5_darray_block_ranks
 
   !> A balanced block lo(:):hi(:) for `rank` (0-based) of `nranks` (local): the last Fortran
   !> dimension with at least nranks elements is split.
@@ -1034,6 +1155,243 @@ contains
     end if
   end function block_problem
 
+  ! ---- Many blocks in one transfer: one specific per type, as for one block. ----
+
+  subroutine write_blocks_real32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    real(real32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_FLOAT32, buf, flags, ierr)
+  end subroutine write_blocks_real32
+
+  subroutine write_blocks_real64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    real(real64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_FLOAT64, buf, flags, ierr)
+  end subroutine write_blocks_real64
+
+  subroutine write_blocks_complex64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    complex(real32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_COMPLEX64, buf, flags, ierr)
+  end subroutine write_blocks_complex64
+
+  subroutine write_blocks_complex128(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    complex(real64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_COMPLEX128, buf, flags, ierr)
+  end subroutine write_blocks_complex128
+
+  subroutine write_blocks_int32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int32), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_INT32, buf, flags, ierr)
+  end subroutine write_blocks_int32
+
+  subroutine write_blocks_int64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int64), intent(in), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.true., dset, lo, hi, size(a, kind=int64), DAH5_INT64, buf, flags, ierr)
+  end subroutine write_blocks_int64
+
+  subroutine read_blocks_real32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    real(real32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_FLOAT32, buf, flags, ierr)
+  end subroutine read_blocks_real32
+
+  subroutine read_blocks_real64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    real(real64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_FLOAT64, buf, flags, ierr)
+  end subroutine read_blocks_real64
+
+  subroutine read_blocks_complex64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    complex(real32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_COMPLEX64, buf, flags, ierr)
+  end subroutine read_blocks_complex64
+
+  subroutine read_blocks_complex128(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    complex(real64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_COMPLEX128, buf, flags, ierr)
+  end subroutine read_blocks_complex128
+
+  subroutine read_blocks_int32(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int32), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_INT32, buf, flags, ierr)
+  end subroutine read_blocks_int32
+
+  subroutine read_blocks_int64(dset, lo, hi, a, flags, ierr)
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int64), intent(inout), target, contiguous :: a(..)
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call transfer_blocks(.false., dset, lo, hi, size(a, kind=int64), DAH5_INT64, buf, flags, ierr)
+  end subroutine read_blocks_int64
+
+  ! The shared body of dah5_write_blocks and dah5_read_blocks, as `transfer` is for one
+  ! block: a wrapper error in a collective transfer still takes part, with no blocks.
+  subroutine transfer_blocks(write, dset, lo, hi, nelements, dtype, buf, flags, ierr)
+    logical, intent(in) :: write
+    type(dah5_dataset), intent(in) :: dset
+    integer(int64), intent(in) :: lo(:, :), hi(:, :), nelements
+    integer(c_int32_t), intent(in) :: dtype
+    type(c_ptr), intent(in) :: buf
+    integer, intent(in), optional :: flags
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t), allocatable :: offsets(:, :), counts(:, :)
+    integer(c_int32_t) :: ndims, xfer, status
+    character(len=:), allocatable :: problem
+    xfer = 0
+    if (present(flags)) xfer = int(flags, c_int32_t)
+    ndims = 0
+    status = dah5_c_dataset_ndims(dset%ptr, ndims)
+    if (status /= DAH5_OK) then
+       call finish(status, ierr)
+       return
+    end if
+    problem = blocks_problem(merge("dah5_write_blocks", "dah5_read_blocks ", write), ndims, lo, &
+         hi, nelements)
+    if (len(problem) > 0 .and. iand(xfer, DAH5_COLLECTIVE) == 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+       return
+    end if
+    call offsets_counts(lo, hi, len(problem) == 0, offsets, counts)
+    if (write) then
+       status = dah5_c_write_blocks(dset%ptr, size(offsets, 2, kind=c_int64_t), offsets, counts, &
+            dtype, buf, xfer)
+    else
+       status = dah5_c_read_blocks(dset%ptr, size(offsets, 2, kind=c_int64_t), offsets, counts, &
+            dtype, buf, xfer)
+    end if
+    if (status == DAH5_OK .and. len(problem) > 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+    else
+       call finish(status, ierr)
+    end if
+  end subroutine transfer_blocks
+
+  ! The 0-based offsets and counts (ndims x nblocks, block after block) of the 1-based blocks
+  ! lo(:, b):hi(:, b); no blocks when they are not `usable`.
+  subroutine offsets_counts(lo, hi, usable, offsets, counts)
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    logical, intent(in) :: usable
+    integer(c_int64_t), allocatable, intent(out) :: offsets(:, :), counts(:, :)
+    if (usable) then
+       counts = max(hi - lo + 1, 0_int64)
+       offsets = max(lo - 1, 0_int64)
+    else
+       allocate (offsets(size(lo, 1), 0), counts(size(lo, 1), 0))
+    end if
+  end subroutine offsets_counts
+
+  ! Why lo and hi cannot describe blocks of an ndims-dimensional dataset whose elements are
+  ! in an array of `nelements` (not checked when absent), or "" when they can.
+  function blocks_problem(what, ndims, lo, hi, nelements) result(problem)
+    character(len=*), intent(in) :: what
+    integer(c_int32_t), intent(in) :: ndims
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int64), intent(in), optional :: nelements
+    character(len=:), allocatable :: problem
+    integer(int64) :: extents(size(lo, 1), size(lo, 2))
+    integer :: b
+    problem = ""
+    if (size(lo, 1) /= ndims .or. any(shape(hi) /= shape(lo))) then
+       problem = trim(what) // " (Fortran): the dataset has " // itoa(int(ndims, int64)) // &
+            " dimensions, but lo has shape (" // itoa_list(shape(lo, int64)) // ") and hi (" // &
+            itoa_list(shape(hi, int64)) // "); lo(:, b) and hi(:, b) are block b"
+       return
+    end if
+    extents = max(hi - lo + 1, 0_int64)
+    if (present(nelements)) then
+       if (sum(product(extents, dim=1)) /= nelements) then
+          problem = trim(what) // " (Fortran): the blocks lo:hi hold " // &
+               itoa(sum(product(extents, dim=1))) // " elements but the array has " // &
+               itoa(nelements)
+          return
+       end if
+    end if
+    do b = 1, size(lo, 2)
+       if (all(extents(:, b) > 0) .and. any(lo(:, b) < 1)) then
+          problem = trim(what) // " (Fortran): block " // itoa(int(b, int64)) // ": lo = (" // &
+               itoa_list(lo(:, b)) // ") is below 1 (indices are 1-based)"
+          return
+       end if
+    end do
+  end function blocks_problem
+
   ! ---- Distributed arrays and attributes: one specific per type, as for blocks. ----
 
   subroutine darray_write_real32(file, name, dims, lo, hi, a, dset, flags, options, ierr)
@@ -1125,6 +1483,162 @@ contains
     if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
     call darray(file, name, dims, lo, hi, shape(a, int64), DAH5_INT64, buf, dset, flags, options, ierr)
   end subroutine darray_write_int64
+
+  subroutine darray_write_blocks_real32(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    real(real32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_FLOAT32, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_real32
+
+  subroutine darray_write_blocks_real64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    real(real64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_FLOAT64, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_real64
+
+  subroutine darray_write_blocks_complex64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    complex(real32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_COMPLEX64, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_complex64
+
+  subroutine darray_write_blocks_complex128(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    complex(real64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_COMPLEX128, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_complex128
+
+  subroutine darray_write_blocks_int32(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    integer(int32), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_INT32, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_int32
+
+  subroutine darray_write_blocks_int64(file, name, dims, lo, hi, a, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    integer(int64), intent(in), target, contiguous :: a(..)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: buf
+    buf = c_null_ptr
+    if (size(a) > 0) buf = c_loc(a) ! c_loc needs a nonzero size
+    call darray_many(file, name, dims, lo, hi, DAH5_INT64, dset, flags, options, ierr, buf, &
+         size(a, kind=int64))
+  end subroutine darray_write_blocks_int64
+
+  !> call dah5_darray_create_blocks(file, name, dtype, dims, lo, hi, dset [, flags] [, options] [, ierr])
+  !> Collective: dah5_darray_write_blocks without the data; each rank then writes its blocks
+  !> with dah5_write_blocks (or dah5_write_block), in as many calls as it likes.
+  subroutine dah5_darray_create_blocks(file, name, dtype, dims, lo, hi, dset, flags, options, ierr)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(c_int32_t), intent(in) :: dtype
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    call darray_many(file, name, dims, lo, hi, dtype, dset, flags, options, ierr)
+  end subroutine dah5_darray_create_blocks
+
+  ! The shared body of dah5_darray_write_blocks (with buf and nelements) and
+  ! dah5_darray_create_blocks (without), as `darray` is for one block: a wrapper error still
+  ! takes part in the collective call, with ndims 0, so that the library refuses it on every
+  ! rank.
+  subroutine darray_many(file, name, dims, lo, hi, dtype, dset, flags, options, ierr, buf, &
+       nelements)
+    type(dah5_file), intent(in) :: file
+    character(len=*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:), lo(:, :), hi(:, :)
+    integer(c_int32_t), intent(in) :: dtype
+    type(dah5_dataset), intent(inout) :: dset
+    integer, intent(in), optional :: flags
+    type(dah5_dataset_options), intent(in), optional :: options
+    integer, intent(out), optional :: ierr
+    type(c_ptr), intent(in), optional :: buf
+    integer(int64), intent(in), optional :: nelements
+    integer(c_int64_t), allocatable :: offsets(:, :), counts(:, :)
+    integer(c_int64_t) :: extents(DAH5_MAX_NDIMS)
+    integer(c_int32_t) :: ndims, status, bits
+    type(dah5_dataset_options) :: chosen
+    character(len=:), allocatable :: problem
+    if (present(options)) chosen = options
+    bits = 0
+    if (present(flags)) bits = int(flags, c_int32_t)
+    ndims = int(min(size(dims), DAH5_MAX_NDIMS), c_int32_t)
+    problem = blocks_problem(merge("dah5_darray_write_blocks ", "dah5_darray_create_blocks", &
+         present(buf)), ndims, lo, hi, nelements)
+    extents = 0
+    extents(1:ndims) = dims(1:ndims)
+    call offsets_counts(lo, hi, len(problem) == 0, offsets, counts)
+    if (len(problem) > 0) ndims = 0
+    if (present(buf)) then
+       status = dah5_c_darray_write_blocks(file%ptr, c_string(name), dtype, ndims, extents, &
+            size(offsets, 2, kind=c_int64_t), offsets, counts, buf, bits, chosen, dset%ptr)
+    else
+       status = dah5_c_darray_create_blocks(file%ptr, c_string(name), dtype, ndims, extents, &
+            size(offsets, 2, kind=c_int64_t), offsets, counts, bits, chosen, dset%ptr)
+    end if
+    if (len(problem) > 0) then
+       call fail(DAH5_ERR_INVALID_ARGUMENT, problem, ierr)
+    else
+       call finish(status, ierr)
+    end if
+  end subroutine darray_many
 
   subroutine attr_write_real32(file, object, name, value, ierr)
     type(dah5_file), intent(in) :: file

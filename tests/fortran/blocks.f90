@@ -2,7 +2,9 @@
 ! tests/py/check_fortran.py).
 !
 !   blocks PATH         write one dataset per element type (rank 2) and per array rank 1..4
-!                       (real64), read everything back, and check the error paths with ierr.
+!                       (real64), and many blocks per rank ("many/": dah5_write_blocks,
+!                       dah5_darray_write_blocks, dah5_darray_create_blocks), read everything
+!                       back, and check the error paths with ierr.
 !   blocks PATH stop    one rank's bad write without ierr: the job must end with the message.
 !
 ! Every dataset's last dimension is 2 * nranks + 1, split over the ranks (uneven, and one
@@ -40,6 +42,7 @@ program blocks
   do k = 1, max_rank
      call write_rank(k)
   end do
+  call write_many_blocks()
   call error_paths()
   call dah5_file_close(file)
 
@@ -48,6 +51,7 @@ program blocks
   do k = 1, max_rank
      call read_rank(k)
   end do
+  call read_many_blocks()
   call read_only_refuses_writes()
   call dah5_file_close(file)
 
@@ -265,6 +269,137 @@ contains
        if (.not. write) call dah5_read_block(dset, lo, hi, a4, flags)
     end select
   end subroutine transfer_rank
+
+  ! ---- many blocks per rank ----
+  ! The (6, 2 nranks + 1) arrays "many/*" are cut into 2 x 1 tiles, 3 a column; tile t
+  ! (0-based, column-major) is rank mod(t, owners)'s. Each rank lists its tiles last first
+  ! (not in file order), and the values are v as for one block: real64 v + 0.25 in
+  ! many/blocks, int64 v + 2**40 in many/darray, int32 v in many/created.
+
+  function many_dims() result(dims)
+    integer(int64) :: dims(2)
+    dims = [6_int64, int(2 * nranks + 1, int64)]
+  end function many_dims
+
+  ! The tiles of rank `part` of `owners`: lo(:, b):hi(:, b) is its block b.
+  subroutine tiles_of(part, owners, lo, hi)
+    integer, intent(in) :: part, owners
+    integer(int64), allocatable, intent(out) :: lo(:, :), hi(:, :)
+    integer(int64) :: dims(2), t, ntiles
+    integer :: b
+    dims = many_dims()
+    ntiles = 3 * dims(2)
+    allocate (lo(2, count([(mod(t, int(owners, int64)) == part, t = 0, ntiles - 1)])))
+    allocate (hi(2, size(lo, 2)))
+    b = 0
+    do t = ntiles - 1, 0, -1
+       if (mod(t, int(owners, int64)) /= part) cycle
+       b = b + 1
+       lo(:, b) = [2 * mod(t, 3_int64) + 1, t / 3 + 1]
+       hi(:, b) = lo(:, b) + [1_int64, 0_int64]
+    end do
+  end subroutine tiles_of
+
+  ! v of every element of the blocks, block after block.
+  function tiles_values(lo, hi) result(v)
+    integer(int64), intent(in) :: lo(:, :), hi(:, :)
+    integer(int64), allocatable :: v(:)
+    integer :: b
+    allocate (v(0))
+    do b = 1, size(lo, 2)
+       v = [v, block_values(many_dims(), lo(:, b), hi(:, b))]
+    end do
+  end function tiles_values
+
+  ! Owners of many/darray: every rank but the last of several, which takes part with none.
+  integer function darray_owners()
+    darray_owners = max(nranks - 1, 1)
+  end function darray_owners
+
+  subroutine write_many_blocks()
+    integer(int64), allocatable :: lo(:, :), hi(:, :), v(:), i64(:), tlo(:, :), thi(:, :)
+    real(real64), allocatable :: r64(:)
+    integer(int32), allocatable :: i32(:)
+    integer, allocatable :: ranks(:)
+    type(dah5_dataset) :: dset
+    integer :: half, b, ierr
+    integer(int64) :: t, dims(2)
+    dims = many_dims()
+    call tiles_of(rank, nranks, lo, hi)
+    allocate (v, source=tiles_values(lo, hi))
+    allocate (r64, source=real(v, real64) + 0.25)
+    call dah5_dataset_create(file, "many/blocks", DAH5_FLOAT64, many_dims(), dset)
+    call dah5_write_blocks(dset, lo, hi, r64, DAH5_COLLECTIVE)
+    ! The wrapper's own check: the array must hold exactly the blocks' elements.
+    call dah5_write_blocks(dset, lo, hi, r64(2:), ierr=ierr)
+    call expect(ierr == DAH5_ERR_INVALID_ARGUMENT, "dah5_write_blocks with a short array")
+    call expect(index(dah5_error_message(), "elements but the array has") > 0, dah5_error_message())
+    ! The library's: two blocks of one call that overlap.
+    call dah5_write_blocks(dset, reshape([1_int64, 1_int64, 2_int64, 1_int64], [2, 2]), &
+         reshape([2_int64, 1_int64, 2_int64, 1_int64], [2, 2]), r64(1:3), ierr=ierr)
+    call expect(ierr == DAH5_ERR_INVALID_ARGUMENT, "overlapping blocks in one call")
+    call dah5_dataset_close(dset)
+
+    ! A darray of many blocks per rank, one rank without any.
+    call tiles_of(rank, darray_owners(), lo, hi)
+    if (rank >= darray_owners()) call expect(size(lo, 2) == 0, "the last rank has no tile")
+    allocate (i64, source=tiles_values(lo, hi) + big)
+    call dah5_darray_write_blocks(file, "many/darray", many_dims(), lo, hi, i64, dset)
+    call dah5_darray_blocks(dset, tlo, thi)
+    call dah5_darray_block_ranks(dset, ranks)
+    call expect(size(ranks) == size(tlo, 2), "one rank for every block of the table")
+    call expect(count(all(thi >= tlo, dim=1)) == 3 * dims(2), "every tile in the table")
+    do b = 1, min(size(ranks), size(tlo, 2))
+       if (any(thi(:, b) < tlo(:, b))) cycle ! an empty block, if the table keeps one
+       t = (tlo(1, b) - 1) / 2 + 3 * (tlo(2, b) - 1)
+       call expect(ranks(b) == mod(t, int(darray_owners(), int64)), "the rank of a table block")
+       call expect(all(thi(:, b) - tlo(:, b) == [1_int64, 0_int64]), "a table block is a tile")
+    end do
+    call dah5_dataset_close(dset)
+
+    ! One rank's array too short for its blocks: that rank takes part with ndims 0, so the
+    ! call fails on every rank and nothing is created.
+    call tiles_of(rank, nranks, lo, hi)
+    if (rank == 0) then
+       call dah5_darray_write_blocks(file, "many/refused", dims, lo, hi, r64(2:), dset, ierr=ierr)
+       call expect(ierr == DAH5_ERR_INVALID_ARGUMENT, "rank 0's short array, on rank 0")
+       call expect(index(dah5_error_message(), "elements but the array has") > 0, &
+            dah5_error_message())
+    else
+       call dah5_darray_write_blocks(file, "many/refused", dims, lo, hi, r64, dset, ierr=ierr)
+       call expect(ierr /= DAH5_OK, "rank 0's short array, on the other ranks")
+    end if
+
+    ! dah5_darray_create_blocks, then the blocks written in two calls.
+    call tiles_of(rank, nranks, lo, hi)
+    allocate (i32, source=int(tiles_values(lo, hi), int32))
+    call dah5_darray_create_blocks(file, "many/created", DAH5_INT32, many_dims(), lo, hi, dset)
+    half = size(lo, 2) / 2
+    call dah5_write_blocks(dset, lo(:, :half), hi(:, :half), i32(:2 * half))
+    call dah5_write_blocks(dset, lo(:, half + 1:), hi(:, half + 1:), i32(2 * half + 1:), &
+         DAH5_COLLECTIVE)
+    call dah5_dataset_close(dset)
+  end subroutine write_many_blocks
+
+  ! Each rank reads the tiles of the next rank (another set of blocks), then its own.
+  subroutine read_many_blocks()
+    integer(int64), allocatable :: lo(:, :), hi(:, :), v(:), i64(:)
+    real(real64), allocatable :: r64(:)
+    integer(int32), allocatable :: i32(:)
+    type(dah5_dataset) :: dset
+    call tiles_of(mod(rank + 1, nranks), nranks, lo, hi)
+    allocate (v, source=tiles_values(lo, hi))
+    allocate (r64(size(v)), i64(size(v)), i32(size(v)))
+    call dah5_dataset_open(file, "many/blocks", dset)
+    call dah5_read_blocks(dset, lo, hi, r64)
+    call expect(all(abs(r64 - (real(v, real64) + 0.25)) <= 0), "many/blocks values")
+    call dah5_dataset_open(file, "many/darray", dset)
+    call dah5_read_blocks(dset, lo, hi, i64, DAH5_COLLECTIVE)
+    call expect(all(i64 == v + big), "many/darray values")
+    call dah5_dataset_open(file, "many/created", dset)
+    call dah5_read_blocks(dset, lo, hi, i32)
+    call expect(all(i32 == int(v, int32)), "many/created values")
+  end subroutine read_many_blocks
 
   ! ---- errors, returned in ierr ----
 

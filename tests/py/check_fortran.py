@@ -1,6 +1,7 @@
 """Check the file tests/fortran/blocks.f90 wrote, with h5py: every dataset's dims are the
 Fortran dims reversed (HDF5's C order, as HDF5's own Fortran API stores them), and every
-element holds the value blocks.f90 gave it; the group it made is there, empty.
+element holds the value blocks.f90 gave it (one block per rank, and many in many/); the
+group it made is there, empty.
 
     check_fortran.py PATH NRANKS
 """
@@ -53,6 +54,17 @@ def main():
         ]:
             check(f[f"types/{name}"], dims, expected, dtype)
             checked += 1
+        # Many blocks per rank (2 x 1 tiles dealt round-robin): the same v.
+        dims = [6, 2 * nranks + 1]
+        v = linear_numbers(dims)
+        for name, expected, dtype in [
+            ("blocks", v + 0.25, "f8"),  # dah5_write_blocks
+            ("darray", v + 2**40, "i8"),  # dah5_darray_write_blocks
+            ("created", v, "i4"),  # dah5_darray_create_blocks + dah5_write_blocks
+        ]:
+            check(f[f"many/{name}"], dims, expected, dtype)
+            checked += 1
+        assert "refused" not in f["many"], list(f["many"])  # one rank's bad call: nothing made
         # dah5_group_create's group: empty, its parent made with it; none in the read-only file.
         assert isinstance(f["groups/empty"], h5py.Group) and len(f["groups/empty"]) == 0
         assert list(f["groups"]) == ["empty"] and "ro" not in f, list(f)

@@ -13,7 +13,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from julia_like import julia_array  # noqa: E402  (the arrays julia_like.py wrote)
+from julia_like import julia_array, many_arrays  # noqa: E402  (the arrays julia_like.py wrote)
 
 NX, NY = 4, 7
 
@@ -21,7 +21,8 @@ NX, NY = 4, 7
 def main():
     path, reference = sys.argv[1], sys.argv[2]
     a = julia_array(NX, NY)
-    arrays = {"A": a, "Z": np.asfortranarray(a - 2j * a)}
+    m, w = many_arrays()  # written in many blocks per rank
+    arrays = {"A": a, "Z": np.asfortranarray(a - 2j * a), "BC": m, "BW": w, "BE": m}
     with h5py.File(reference, "w") as ref:
         for name, julia in arrays.items():
             # The C-order view of Julia's bytes: shape (ny, nx), what HDF5.jl writes.
@@ -29,10 +30,10 @@ def main():
     with h5py.File(path, "r") as f:
         for name, julia in arrays.items():
             stored = f[name][()]
-            assert stored.shape == (NY, NX), (name, stored.shape)
+            assert stored.shape == julia.shape[::-1], (name, stored.shape)
             assert stored.dtype == julia.dtype, (name, stored.dtype)
             assert stored.tobytes() == julia.tobytes(order="F"), f"{name}: bytes differ"
-    print(f"dims reversed to ({NY}, {NX}) and bytes as HDF5.jl writes them")
+    print(f"{', '.join(arrays)}: dims reversed and bytes as HDF5.jl writes them")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,15 @@ Julia's 1-based ranges, and the communicator passed as its Fortran handle
 
 Writes a (nx, ny) Float64 and a ComplexF64 array split by columns (DistributedArrays'
 default for a wide 2-D array on 3 workers), reads them back split by rows, and checks the
-error path the way DAH5Error gets its status and message. Rank 0 prints one line.
+error path the way DAH5Error gets its status and message. Then many blocks per rank, as
+`DAH5.block_cyclic`, `darray_write_blocks`, `write_blocks`, `darray_create_blocks` and
+`read_blocks` call the library: a (10, 7) matrix block-cyclic over a (nranks, 1) process grid
+in (2, 3) tiles, written as a darray ("BC"), into a plain dataset with the blocks in reverse
+order ("BW", ComplexF64, collective), and created then written in two calls ("BE"); each
+rank reads back the next rank's blocks. Rank 0 prints one line.
 """
 import ctypes
+import itertools
 import sys
 from ctypes import POINTER, Structure, byref, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
 
@@ -80,6 +86,17 @@ PROTOTYPES = {
                                      c_uint32, POINTER(DatasetOptions), POINTER(c_void_p)]),
     "dah5_dataset_set_dim_names": (c_int32, [c_void_p, c_uint32, POINTER(c_char_p)]),
     "dah5_darray_blocks": (c_int32, [c_void_p, c_uint32, POINTER(c_uint32), U64P, U64P]),
+    "dah5_write_blocks": (c_int32, [c_void_p, c_uint64, U64P, U64P, c_int32, c_void_p,
+                                    c_uint32]),
+    "dah5_read_blocks": (c_int32, [c_void_p, c_uint64, U64P, U64P, c_int32, c_void_p, c_uint32]),
+    "dah5_darray_write_blocks": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, c_uint64,
+                                           U64P, U64P, c_void_p, c_uint32,
+                                           POINTER(DatasetOptions), POINTER(c_void_p)]),
+    "dah5_darray_create_blocks": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P,
+                                            c_uint64, U64P, U64P, c_uint32,
+                                            POINTER(DatasetOptions), POINTER(c_void_p)]),
+    "dah5_darray_block_ranks": (c_int32, [c_void_p, c_uint32, POINTER(c_uint32),
+                                          POINTER(c_int32)]),
     "dah5_version": (c_uint32, []),
     "dah5_status_name": (c_char_p, [c_int32]),
     "dah5_last_error_message": (c_char_p, []),
@@ -142,10 +159,133 @@ def read_block(lib, dataset, block, dtype, numpy_dtype, flags=0):
     return array
 
 
+def block_cyclic(dims, blocksize, procgrid, rank):
+    """DAH5.block_cyclic: the blocks (1-based (first, last) per dimension) of 0-based `rank`,
+    the process grid and the tiles both first dimension fastest (Julia's order)."""
+    coords = np.unravel_index(rank, procgrid, order="F")
+    mine = [[(t * b + 1, min((t + 1) * b, n)) for t in range(c, -(-n // b), p)]
+            for n, b, p, c in zip(dims, blocksize, procgrid, coords)]
+    # Iterators.product: the first dimension fastest.
+    return [tuple(reversed(tiles)) for tiles in itertools.product(*reversed(mine))]
+
+
+def offsets_counts(blocks):
+    """DAH5.offsets_counts: every block's offset_count, block after block."""
+    offsets, counts = [], []
+    for block in blocks:
+        offset, count = offset_count(block)
+        offsets += list(offset)
+        counts += list(count)
+    return u64(offsets), u64(counts)
+
+
+def part(array, block):
+    """array[block...] of a Julia block, column-major."""
+    return np.asfortranarray(array[tuple(slice(first - 1, last) for first, last in block)])
+
+
+def pack(parts, dtype):
+    """DAH5.pack: the parts one after another, each column-major."""
+    return np.concatenate([np.zeros(0, dtype)] + [p.ravel(order="F") for p in parts])
+
+
+def write_blocks(lib, dataset, array, blocks, dtype, flags=0):
+    """DAH5.write_blocks(dataset, parts, blocks): the parts packed, one call."""
+    buf = pack([part(array, block) for block in blocks], array.dtype)
+    offsets, counts = offsets_counts(blocks)
+    lib.check(lib.dah5_write_blocks(dataset, len(blocks), offsets, counts, dtype,
+                                    buf.ctypes.data if buf.size else None, flags))
+
+
+def read_blocks(lib, dataset, blocks, dtype, numpy_dtype, flags=0):
+    """DAH5.read_blocks: one packed buffer, cut back into one array per block."""
+    shapes = [[last - first + 1 for first, last in block] for block in blocks]
+    buf = np.zeros(sum(int(np.prod(s)) for s in shapes), dtype=numpy_dtype)
+    offsets, counts = offsets_counts(blocks)
+    lib.check(lib.dah5_read_blocks(dataset, len(blocks), offsets, counts, dtype,
+                                   buf.ctypes.data if buf.size else None, flags))
+    parts, at = [], 0
+    for shape in shapes:
+        n = int(np.prod(shape))
+        parts.append(buf[at:at + n].reshape(shape, order="F"))
+        at += n
+    return parts
+
+
 def julia_array(nx, ny):
     """The global array A[i, j] = 10 i + j (1-based), column-major like Julia's."""
     i, j = np.meshgrid(np.arange(1, nx + 1), np.arange(1, ny + 1), indexing="ij")
     return np.asfortranarray(10.0 * i + j)
+
+
+# The block-cyclic matrix of "BC", "BW" and "BE": Julia dims and tile size.
+MANY_DIMS, BLOCKSIZE = (10, 7), (2, 3)
+
+
+def many_arrays():
+    """The arrays "BC" (= "BE") and "BW" hold, column-major like Julia's."""
+    m = julia_array(*MANY_DIMS)
+    return m, np.asfortranarray(m + 1j * m)
+
+
+def write_many_blocks(lib, file, rank, size, dataset_options):
+    m, w = many_arrays()
+    grid = (size, 1)
+    blocks = block_cyclic(MANY_DIMS, BLOCKSIZE, grid, rank)
+    dims = u64(MANY_DIMS)
+    # darray_write_blocks(file, "BC", parts, blocks, dims), as write_darray does for a
+    # worker's pieces.
+    buf = pack([part(m, block) for block in blocks], m.dtype)
+    offsets, counts = offsets_counts(blocks)
+    dataset = c_void_p()
+    lib.check(lib.dah5_darray_write_blocks(file, b"BC", DAH5_FLOAT64, 2, dims, len(blocks),
+                                           offsets, counts, buf.ctypes.data if buf.size else None,
+                                           0, byref(dataset_options), byref(dataset)))
+    # darray_blocks and darray_block_ranks: every tile, with the rank block_cyclic gives it.
+    nblocks = c_uint32()
+    lib.check(lib.dah5_darray_block_ranks(dataset, 0, byref(nblocks), None))
+    n = nblocks.value
+    ranks = (c_int32 * n)()
+    table_offsets, table_counts = u64([0] * 2 * n), u64([0] * 2 * n)
+    lib.check(lib.dah5_darray_block_ranks(dataset, n, byref(nblocks), ranks))
+    lib.check(lib.dah5_darray_blocks(dataset, n, byref(nblocks), table_offsets, table_counts))
+    owners = {block: r for r in range(size) for block in block_cyclic(MANY_DIMS, BLOCKSIZE, grid, r)}
+    table = {}
+    for b in range(n):
+        offset, count = table_offsets[2 * b:2 * b + 2], table_counts[2 * b:2 * b + 2]
+        if 0 not in count:  # an empty block, if the table keeps one for a rank
+            table[tuple((o + 1, o + c) for o, c in zip(offset, count))] = ranks[b]
+    assert table == owners, (table, owners)
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
+    # create_dataset + write_blocks(ds, parts, reverse(blocks); collective = true).
+    lib.check(lib.dah5_dataset_create(file, b"BW", DAH5_COMPLEX128, 2, dims,
+                                      byref(dataset_options), byref(dataset)))
+    write_blocks(lib, dataset, w, blocks[::-1], DAH5_COMPLEX128, DAH5_COLLECTIVE)
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
+    # darray_create_blocks, then write_blocks of the first half and of the rest.
+    lib.check(lib.dah5_darray_create_blocks(file, b"BE", DAH5_FLOAT64, 2, dims, len(blocks),
+                                            offsets, counts, 0, byref(dataset_options),
+                                            byref(dataset)))
+    half = len(blocks) // 2
+    write_blocks(lib, dataset, m, blocks[:half], DAH5_FLOAT64)
+    write_blocks(lib, dataset, m, blocks[half:], DAH5_FLOAT64)
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
+
+
+def read_many_blocks(lib, file, rank, size):
+    """read_blocks of the next rank's blocks, each compared with the array."""
+    m, w = many_arrays()
+    blocks = block_cyclic(MANY_DIMS, BLOCKSIZE, (size, 1), (rank + 1) % size)
+    dataset = c_void_p()
+    for name, data, dtype, numpy_dtype, flags in [(b"BC", m, DAH5_FLOAT64, "f8", 0),
+                                                  (b"BW", w, DAH5_COMPLEX128, "c16",
+                                                   DAH5_COLLECTIVE),
+                                                  (b"BE", m, DAH5_FLOAT64, "f8", 0)]:
+        lib.check(lib.dah5_dataset_open(file, name, byref(dataset)))
+        for block, got in zip(blocks, read_blocks(lib, dataset, blocks, dtype, numpy_dtype,
+                                                  flags)):
+            assert np.array_equal(got, part(data, block)), (name, block, got)
+        lib.check(lib.dah5_dataset_close(byref(dataset)))
 
 
 def main():
@@ -221,6 +361,7 @@ def main():
         sys.exit("a group made twice was accepted")
     except DAH5Error as e:
         assert e.status == DAH5_ERR_ALREADY_EXISTS and '"G/H" exists already' in e.message, e
+    write_many_blocks(lib, file, rank, size, dataset_options)
     lib.check(lib.dah5_file_close(byref(file)))
     assert file.value is None  # close sets the handle to NULL
 
@@ -241,11 +382,13 @@ def main():
         got = read_block(lib, dataset, rows, dtype, numpy_dtype, DAH5_COLLECTIVE)
         assert np.array_equal(got, data[i0 - 1:i1, :]), (name, got)
         lib.check(lib.dah5_dataset_close(byref(dataset)))
+    read_many_blocks(lib, file, rank, size)
     lib.check(lib.dah5_file_close(byref(file)))
     comm.Barrier()
     if rank == 0:
         print(f"julia-like ctypes driver: {size} ranks wrote ({nx}, {ny}) by columns, "
-              f"subfiled S in 2 steps, read it by rows; dah5 {lib.dah5_version()}")
+              f"subfiled S in 2 steps, read it by rows; block-cyclic {MANY_DIMS} in "
+              f"{BLOCKSIZE} tiles over a ({size}, 1) grid; dah5 {lib.dah5_version()}")
 
 
 if __name__ == "__main__":

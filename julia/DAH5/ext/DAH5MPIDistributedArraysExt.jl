@@ -2,7 +2,8 @@
 # (MPIClusterManagers).
 #
 # The master (not an MPI rank) only orchestrates: it starts the same collective dah5 calls on
-# every worker at once with remotecall, and each worker moves its own localpart. Nothing is
+# every worker at once with remotecall, and each worker moves its own pieces, all of them in
+# one dah5_darray_write_blocks (a worker may hold several: DAH5.local_pieces). Nothing is
 # gathered.
 module DAH5MPIDistributedArraysExt
 
@@ -31,9 +32,16 @@ function write_local(path, name, d, comm, truncate, collective, subfiled)
     check_ranks(comm, length(procs(d)))
     file = DAH5.create_file(comm, path; truncate)
     try
-        # Records the decomposition in the file (dah5_darray_write checks it first).
-        DAH5.darray_write(file, name, localpart(d), localindices(d), size(d); collective,
-                          subfiled)
+        # Every piece of this worker in one call, which checks the pieces of all workers
+        # together and records each with the rank that wrote it. A subfiled darray holds
+        # one block a rank (its subfile): dah5_darray_write.
+        blocks, parts = DAH5.local_pieces(d)
+        if subfiled
+            DAH5.darray_write(file, name, only(parts), only(blocks), size(d); collective,
+                              subfiled)
+        else
+            DAH5.darray_write_blocks(file, name, parts, blocks, size(d); collective)
+        end
     finally
         close(file) # collective, and closes the dataset
     end
@@ -43,6 +51,8 @@ end
 function DAH5.mpi_write_darray(path::AbstractString, name::AbstractString, d::DArray;
                                comm = nothing, truncate::Bool = true, collective::Bool = false,
                                subfiled::Bool = false)
+    # On the master, so that every worker or none starts the collective calls.
+    DAH5.check_pieces(d)
     on_all(write_local, procs(d), path, name, d, comm, truncate, collective, subfiled)
     nothing
 end

@@ -8,8 +8,10 @@ bytes, exactly as HDF5.jl writes it, and reads back as `(nx, ny)`.
 
 Which calls are collective is as in `dah5.h`: `create_file`, `open_file`, `flush`, `close`,
 `create_group`, `create_dataset`, `open_dataset` are collective over the file's
-communicator (every rank calls, same order, same arguments); `write_block`/`read_block!` are
-independent unless `collective = true`; the queries are local. No finalizer ever closes a handle: closing is
+communicator (every rank calls, same order, same arguments), and so are `darray_write`,
+`darray_create`, `darray_write_blocks` and `darray_create_blocks`; `write_block`/`read_block!`
+and `write_blocks`/`read_blocks!` are independent unless `collective = true`; the queries are
+local. No finalizer ever closes a handle: closing is
 collective, and the garbage collector runs at different times on different ranks.
 
 Point the package at the library with `DAH5.set_library!("/path/to/libdah5.so")` (a
@@ -22,7 +24,9 @@ using Preferences: @load_preference, @set_preferences!
 
 export DAH5Error, direct_create, direct_open, create_file, open_file, create_group, create_dataset, open_dataset,
        write_block, read_block!, read_block, darray_write, darray_create, darray_blocks, darray_partition, extend!,
-       set_dim_names!, set_atomic!, write_attribute, read_attribute, write_darray, read_darray
+       set_dim_names!, set_atomic!, write_attribute, read_attribute, write_darray, read_darray,
+       write_blocks, read_blocks!, read_blocks, darray_write_blocks, darray_create_blocks,
+       darray_block_ranks, block_cyclic
 
 """The path (or soname) of libdah5 this package calls."""
 const libdah5 = @load_preference("libdah5", get(ENV, "DAH5_LIBRARY", "libdah5"))
@@ -291,11 +295,14 @@ const Block = Tuple{Vararg{AbstractUnitRange{<:Integer}}}
 offset_count(block::Block) =
     (UInt64[isempty(r) ? 0 : first(r) - 1 for r in block], UInt64[length(r) for r in block])
 
+check_one_based(block::Block) =
+    all(r -> isempty(r) || first(r) >= 1, block) ||
+        throw(ArgumentError("block $block: indices are 1-based"))
+
 function check_block(A::AbstractArray, block::Block)
     size(A) == map(length, block) ||
         throw(DimensionMismatch("array of size $(size(A)) for block $block of size $(map(length, block))"))
-    all(r -> isempty(r) || first(r) >= 1, block) ||
-        throw(ArgumentError("block $block: indices are 1-based"))
+    check_one_based(block)
 end
 
 xfer_flags(collective::Bool, convert::Bool) =
@@ -351,6 +358,134 @@ read_block(dataset::Dataset, block::Block; collective::Bool = false) =
     read_block!(Array{eltype(dataset)}(undef, map(length, block)...), dataset, block;
                 collective = collective)
 
+# ---- Many blocks in one call ----
+
+# 0-based offsets and counts of the blocks, block after block (nblocks × ndims, Julia order).
+function offsets_counts(blocks)
+    offsets = UInt64[]
+    counts = UInt64[]
+    for block in blocks
+        offset, count = offset_count(block)
+        append!(offsets, offset)
+        append!(counts, count)
+    end
+    offsets, counts
+end
+
+block_length(block::Block) = prod(map(length, block); init = 1)
+
+# `buf` holds the blocks one after another, each column-major.
+function check_packed(buf::AbstractArray, blocks)
+    n = sum(block_length, blocks; init = 0)
+    length(buf) == n ||
+        throw(DimensionMismatch("an array of $(length(buf)) elements for blocks of $n elements"))
+    foreach(check_one_based, blocks)
+end
+
+# `parts` (one array per block) as one contiguous buffer, block after block.
+function pack(parts::AbstractVector{<:AbstractArray{T}}, blocks) where {T}
+    length(parts) == length(blocks) ||
+        throw(DimensionMismatch("$(length(parts)) arrays for $(length(blocks)) blocks"))
+    foreach(check_block, parts, blocks)
+    buf = Vector{T}(undef, sum(length, parts; init = 0))
+    at = 0
+    for part in parts
+        copyto!(buf, at + 1, part, 1, length(part)) # column-major, whatever the part's type
+        at += length(part)
+    end
+    buf
+end
+
+# The packed `buf` cut back into one array per block.
+function unpack(buf::AbstractVector, blocks)
+    at = 0
+    map(blocks) do block
+        n = block_length(block)
+        part = reshape(buf[at+1:at+n], map(length, block))
+        at += n
+        part
+    end
+end
+
+contiguous(buf::AbstractArray) = is_contiguous(buf) ? buf : Array(buf)
+
+# dah5_write_blocks or dah5_read_blocks on the contiguous `buf`, kept alive for the call.
+function transfer_blocks(c_function, dataset::Dataset, buf::AbstractArray{T}, blocks,
+                         collective::Bool, convert::Bool) where {T}
+    offsets, counts = offsets_counts(blocks)
+    GC.@preserve buf begin
+        check(c_function(dataset.ptr, UInt64(length(blocks)), offsets, counts, dtype_code(T),
+                         isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
+    end
+end
+
+"""
+    write_blocks(dataset, parts, blocks; collective=false, convert=false)
+    write_blocks(dataset, buf, blocks; collective=false, convert=false)
+
+Write many blocks in one transfer (one HDF5 selection for all of them): `blocks` is a vector
+of blocks (tuples of 1-based ranges, in any order, not overlapping), and the data either
+`parts`, one array per block (`size(parts[k]) == map(length, blocks[k])`), or `buf`, one
+array holding the blocks one after another, each column-major (its length the sum of theirs).
+Independent unless `collective` (then every rank calls; a rank with nothing passes empty
+vectors of the element type, `Matrix{T}[]` or `T[]`).
+"""
+function write_blocks(dataset::Dataset, buf::AbstractArray, blocks::AbstractVector;
+                      collective::Bool = false, convert::Bool = false)
+    check_packed(buf, blocks)
+    transfer_blocks(dah5_write_blocks, dataset, contiguous(buf), blocks, collective, convert)
+    nothing
+end
+
+write_blocks(dataset::Dataset, parts::AbstractVector{<:AbstractArray}, blocks::AbstractVector;
+             kwargs...) = write_blocks(dataset, pack(parts, blocks), blocks; kwargs...)
+
+"""
+    read_blocks!(buf, dataset, blocks; collective=false, convert=false) -> buf
+
+Read many blocks in one transfer into `buf`, which holds them one after another, each
+column-major (as `write_blocks` takes them).
+"""
+function read_blocks!(buf::AbstractArray{T}, dataset::Dataset, blocks::AbstractVector;
+                      collective::Bool = false, convert::Bool = false) where {T}
+    check_packed(buf, blocks)
+    dest = is_contiguous(buf) ? buf : Array{T}(undef, size(buf))
+    transfer_blocks(dah5_read_blocks, dataset, dest, blocks, collective, convert)
+    dest === buf || copyto!(buf, dest)
+    buf
+end
+
+"""`read_blocks(dataset, blocks; collective=false) -> Vector` of `Array`s, one per block."""
+function read_blocks(dataset::Dataset, blocks::AbstractVector; collective::Bool = false)
+    buf = Vector{eltype(dataset)}(undef, sum(block_length, blocks; init = 0))
+    unpack(read_blocks!(buf, dataset, blocks; collective), blocks)
+end
+
+"""
+    block_cyclic(dims, blocksize, procgrid, rank) -> Vector of blocks
+
+The blocks of 0-based `rank` in a block-cyclic distribution (ScaLAPACK's, in any number of
+dimensions), Julia order throughout: the array of size `dims` is cut into tiles of
+`blocksize` (smaller at the ends), and tile `(t₁, t₂, ...)` (0-based) belongs to the process
+at `(t₁ % p₁, t₂ % p₂, ...)` of the process grid `procgrid = (p₁, p₂, ...)`, where rank `r`
+sits at `Tuple(CartesianIndices(procgrid)[r + 1]) .- 1` (first dimension fastest: Fortran's
+order, the same as an MPI Cartesian communicator of the reversed dims). The blocks come in
+column-major order of their tiles, as `write_blocks` and `darray_write_blocks` take them.
+"""
+function block_cyclic(dims::Dims{N}, blocksize::Dims{N}, procgrid::Dims{N},
+                      rank::Integer) where {N}
+    0 <= rank < prod(procgrid) ||
+        throw(ArgumentError("rank $rank is not in a process grid of $(prod(procgrid))"))
+    all(>(0), blocksize) || throw(ArgumentError("block size $blocksize: every extent must be > 0"))
+    coords = Tuple(CartesianIndices(procgrid)[rank+1]) .- 1
+    # This process's tiles along each dimension, as ranges of indices.
+    mine = ntuple(N) do d
+        [t*blocksize[d]+1:min((t + 1) * blocksize[d], dims[d])
+         for t in coords[d]:procgrid[d]:cld(dims[d], blocksize[d])-1]
+    end
+    vec([Tuple(block) for block in Iterators.product(mine...)])
+end
+
 # ---- Distributed arrays ----
 
 darray_flags(collective, partial, subfiled) =
@@ -403,12 +538,65 @@ function darray_create(file::File, name::AbstractString, ::Type{T}, block::Block
     Dataset(out[])
 end
 
+"""
+    darray_write_blocks(file, name, parts, blocks, dims; collective=false, partial=false,
+                        options...) -> Dataset
+    darray_write_blocks(file, name, buf, blocks, dims; ...) -> Dataset
+
+`darray_write` where each rank gives any number of blocks, with their data as for
+`write_blocks` (`parts`, one array per block, or the packed `buf`); a rank with none passes
+empty vectors of the element type (`Matrix{T}[]` or `T[]`: the dtype is an argument every
+rank must agree on). The blocks of every rank are checked together (in bounds, disjoint, covering
+the array unless `partial`) and recorded with the rank that wrote each (`darray_block_ranks`).
+**Collective**. (A subfiled darray holds one block a rank: `darray_write`.)
+"""
+function darray_write_blocks(file::File, name::AbstractString, buf::AbstractArray{T},
+                             blocks::AbstractVector, dims::Dims; collective::Bool = false,
+                             partial::Bool = false, options...) where {T}
+    check_packed(buf, blocks)
+    buf = contiguous(buf)
+    offsets, counts = offsets_counts(blocks)
+    out = Ref{Ptr{dah5_dataset}}(C_NULL)
+    GC.@preserve buf begin
+        check(dah5_darray_write_blocks(file.ptr, name, dtype_code(T), UInt32(length(dims)),
+                                       UInt64[dims...], UInt64(length(blocks)), offsets, counts,
+                                       isempty(buf) ? C_NULL : pointer(buf),
+                                       darray_flags(collective, partial, false),
+                                       Ref(dataset_options(; options...)), out))
+    end
+    Dataset(out[])
+end
+
+darray_write_blocks(file::File, name::AbstractString, parts::AbstractVector{<:AbstractArray},
+                    blocks::AbstractVector, dims::Dims; kwargs...) =
+    darray_write_blocks(file, name, pack(parts, blocks), blocks, dims; kwargs...)
+
+"""
+    darray_create_blocks(file, name, T, blocks, dims; partial=false, options...) -> Dataset
+
+`darray_write_blocks` without the data: the blocks are checked and recorded, and each rank
+then writes them with `write_blocks` (or `write_block`), in as many calls as it likes.
+**Collective**.
+"""
+function darray_create_blocks(file::File, name::AbstractString, ::Type{T},
+                              blocks::AbstractVector, dims::Dims; partial::Bool = false,
+                              options...) where {T}
+    offsets, counts = offsets_counts(blocks)
+    out = Ref{Ptr{dah5_dataset}}(C_NULL)
+    check(dah5_darray_create_blocks(file.ptr, name, dtype_code(T), UInt32(length(dims)),
+                                    UInt64[dims...], UInt64(length(blocks)), offsets, counts,
+                                    darray_flags(false, partial, false),
+                                    Ref(dataset_options(; options...)), out))
+    Dataset(out[])
+end
+
 ranges(offset, count) = Tuple(Int(o) + 1:Int(o + c) for (o, c) in zip(offset, count))
 
 """
     darray_blocks(dataset) -> Vector of blocks (tuples of 1-based ranges)
 
-The decomposition `darray_write` recorded: block i was written by rank i - 1. Local.
+The decomposition `darray_write` recorded: block i was written by rank i - 1 (for an array of
+`darray_write_blocks`, by rank `darray_block_ranks(dataset)[i]`). Local.
 """
 function darray_blocks(dataset::Dataset)
     n = ndims(dataset)
@@ -418,6 +606,19 @@ function darray_blocks(dataset::Dataset)
     counts = zeros(UInt64, n, nblocks[])
     check(dah5_darray_blocks(dataset.ptr, nblocks[], nblocks, offsets, counts))
     [ranges(offsets[:, b], counts[:, b]) for b in 1:nblocks[]]
+end
+
+"""
+    darray_block_ranks(dataset) -> Vector{Int}
+
+The 0-based rank that wrote each block of `darray_blocks(dataset)`. Local.
+"""
+function darray_block_ranks(dataset::Dataset)
+    nblocks = Ref{UInt32}(0)
+    check(dah5_darray_block_ranks(dataset.ptr, UInt32(0), nblocks, C_NULL))
+    ranks = zeros(Int32, nblocks[])
+    check(dah5_darray_block_ranks(dataset.ptr, nblocks[], nblocks, ranks))
+    Int.(ranks)
 end
 
 """
@@ -503,13 +704,7 @@ function direct_create(path::AbstractString, name::AbstractString, ::Type{T}, di
                        file_locking::Bool = true) where {T}
     flags = DAH5_ORDER_F | (truncate ? DAH5_TRUNC : UInt32(0)) | no_file_locking(file_locking)
     table = something(blocks, ())
-    offsets = UInt64[]
-    counts = UInt64[]
-    for block in table
-        offset, count = offset_count(block)
-        append!(offsets, offset)
-        append!(counts, count)
-    end
+    offsets, counts = offsets_counts(table)
     check(dah5_direct_create(path, name, dtype_code(T), UInt32(length(dims)), UInt64[dims...],
                              flags, UInt32(length(table)), offsets, counts))
 end
@@ -578,11 +773,22 @@ function mpi_write_darray end
 function mpi_read_darray end
 
 """
+    DAH5.local_pieces(d::DArray) -> (blocks, parts)
+
+Every piece of `d` this process holds: its blocks (`d.indices` of each entry of `d.pids`
+that is `myid()`) and their data. Defined by the DistributedArrays extension; used by
+`write_darray`, after `DAH5.check_pieces(d)` (which refuses a DArray whose `pids` name a
+process twice: DistributedArrays.jl keeps one local part a process).
+"""
+function local_pieces end
+function check_pieces end
+
+"""
     write_darray(path, name, d::DArray; truncate=true, lock=false, file_locking=true,
                  mpi=false, comm=nothing, subfiled=false)
 
-Write the DArray `d` as one dataset, every worker its `localpart` at its `localindices`,
-all at once; the decomposition is recorded in the file. By default through direct mode,
+Write the DArray `d` as one dataset, every worker all of its pieces (`DAH5.local_pieces`)
+in one call, all workers at once; the decomposition is recorded in the file. By default through direct mode,
 for plain `addprocs` workers (no MPI): the master creates the dataset, each worker
 `pwrite`s its part. With `mpi = true` (and `using MPI`), through MPI for workers that are
 MPI ranks (MPIClusterManagers): `comm` is the Fortran handle of the communicator on the

@@ -44,6 +44,16 @@ dah5_read_block(dataset, offset, count, mem_dtype, buf, xfer_flags) =
           (Ptr{dah5_dataset}, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
           dataset, offset, count, mem_dtype, buf, xfer_flags)
 
+dah5_write_blocks(dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags) =
+    ccall((:dah5_write_blocks, libdah5), Int32,
+          (Ptr{dah5_dataset}, UInt64, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
+          dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags)
+
+dah5_read_blocks(dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags) =
+    ccall((:dah5_read_blocks, libdah5), Int32,
+          (Ptr{dah5_dataset}, UInt64, Ptr{UInt64}, Ptr{UInt64}, Int32, Ptr{Cvoid}, UInt32),
+          dataset, nblocks, offsets, counts, mem_dtype, buf, xfer_flags)
+
 dah5_attr_write(file, object, name, dtype, ndims, count, buf) =
     ccall((:dah5_attr_write, libdah5), Int32,
           (Ptr{dah5_file}, Cstring, Cstring, Int32, UInt32, UInt64, Ptr{Cvoid}),
@@ -81,6 +91,26 @@ dah5_darray_create(file, name, dtype, ndims, dims, offset, count, flags, options
           (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, Ptr{UInt64}, Ptr{UInt64},
            UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
           file, name, dtype, ndims, dims, offset, count, flags, options, dataset_out)
+
+dah5_darray_write_blocks(file, name, dtype, ndims, dims, nblocks, offsets, counts, buf, flags,
+                         options, dataset_out) =
+    ccall((:dah5_darray_write_blocks, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, UInt64, Ptr{UInt64}, Ptr{UInt64},
+           Ptr{Cvoid}, UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
+          file, name, dtype, ndims, dims, nblocks, offsets, counts, buf, flags, options,
+          dataset_out)
+
+dah5_darray_create_blocks(file, name, dtype, ndims, dims, nblocks, offsets, counts, flags,
+                          options, dataset_out) =
+    ccall((:dah5_darray_create_blocks, libdah5), Int32,
+          (Ptr{dah5_file}, Cstring, Int32, UInt32, Ptr{UInt64}, UInt64, Ptr{UInt64}, Ptr{UInt64},
+           UInt32, Ref{dah5_dataset_options}, Ref{Ptr{dah5_dataset}}),
+          file, name, dtype, ndims, dims, nblocks, offsets, counts, flags, options, dataset_out)
+
+dah5_darray_block_ranks(dataset, capacity, nblocks_out, ranks_out) =
+    ccall((:dah5_darray_block_ranks, libdah5), Int32,
+          (Ptr{dah5_dataset}, UInt32, Ref{UInt32}, Ptr{Int32}),
+          dataset, capacity, nblocks_out, ranks_out)
 
 dah5_darray_blocks(dataset, capacity, nblocks_out, offsets_out, counts_out) =
     ccall((:dah5_darray_blocks, libdah5), Int32,
