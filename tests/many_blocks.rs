@@ -18,6 +18,7 @@ fn run_and_check(ranks: u32, order: &str, env: &[(&str, &str)]) {
     let runs: u64 = (0..40 * ranks as u64).map(|r| 1 + r % 4).sum();
     h5py_pattern(&dir, &file, "tiles_ind", "float64", &[18, 20]);
     h5py_pattern(&dir, &file, "tiles_coll", "float64", &[18, 20]);
+    h5py_pattern(&dir, &file, "tiles_again", "float64", &[18, 20]);
     h5py_pattern(&dir, &file, "runs", "float64", &[runs]);
     h5py_pattern(&dir, &file, "cube", "float64", &[4, 3, 5]);
 }

@@ -2,11 +2,14 @@
 //! (`dah5_write_block`) or many in one call (`dah5_write_blocks`), each call as few HDF5
 //! transfers as `core::transfer_plan` allows, each of one selection.
 
+use std::sync::Arc;
+
 use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::overlap::find_overlap;
+use crate::core::recent_plans::{PlanKey, Planned};
 use crate::core::shape::{blocks_byte_len, check_block};
 use crate::core::split::max_piece_bytes;
 use crate::core::subfiles::{SubfiledRead, Subfiles};
@@ -78,7 +81,7 @@ impl List<'_> {
 
 /// The blocks planned as HDF5 transfers, ready to move.
 struct Plan<'a> {
-    transfers: Vec<Transfer>,
+    planned: Arc<Planned>,
     mem_dtype: Dtype,
     buffer: Buffer<'a>,
 }
@@ -88,7 +91,7 @@ struct Plan<'a> {
 /// the transfers it makes.
 pub struct BlockTransfer<'a, const WRITE: bool, const MANY: bool> {
     request: BlockRequest<'a>,
-    transfers: Vec<Transfer>,
+    planned: Option<Arc<Planned>>,
 }
 
 pub type WriteBlock<'a> = BlockTransfer<'a, true, false>;
@@ -100,7 +103,7 @@ impl<'a, const WRITE: bool, const MANY: bool> BlockTransfer<'a, WRITE, MANY> {
     pub fn new(request: BlockRequest<'a>) -> Self {
         BlockTransfer {
             request,
-            transfers: Vec::new(),
+            planned: None,
         }
     }
 }
@@ -118,8 +121,8 @@ impl<const WRITE: bool, const MANY: bool> Collective for BlockTransfer<'_, WRITE
 
     fn check(self, dataset: &Dataset) -> Result<Self> {
         dataset.check_block(&self.request)?;
-        let transfers = dataset.plan(&self.request)?;
-        Ok(BlockTransfer { transfers, ..self })
+        let planned = Some(dataset.plan(&self.request, MANY)?);
+        Ok(BlockTransfer { planned, ..self })
     }
 
     fn args<'a>(&'a self, dataset: &'a Dataset) -> Args<'a> {
@@ -129,11 +132,17 @@ impl<const WRITE: bool, const MANY: bool> Collective for BlockTransfer<'_, WRITE
     }
 
     fn local_max(&self, _dataset: &Dataset) -> u64 {
-        self.transfers.len() as u64
+        self.planned
+            .as_ref()
+            .map_or(0, |p| p.transfers.len() as u64)
     }
 
     fn act(self, dataset: &mut Dataset, agreed: Agreed) -> Result<()> {
-        dataset.transfer(self.request, self.transfers, agreed.max as usize)
+        // (`check` planned it: `act` runs only after it succeeded.)
+        let planned = self
+            .planned
+            .unwrap_or_else(|| Arc::new(Planned::new(Vec::new())));
+        dataset.transfer(self.request, planned, agreed.max as usize)
     }
 }
 
@@ -185,7 +194,6 @@ impl Dataset {
                 ),
             ));
         }
-        self.check_bounds(&request.blocks)?;
         let expected = blocks_byte_len(&request.blocks, mem.size(), "count")?;
         let actual = request.buffer.size();
         if actual != expected {
@@ -267,14 +275,36 @@ impl Dataset {
         )
     }
 
-    /// The blocks in storage order, planned as transfers (`core::transfer_plan`).
-    fn plan(&self, request: &BlockRequest<'_>) -> Result<Vec<Transfer>> {
+    /// The blocks checked against the dims and planned as transfers
+    /// (`core::transfer_plan`); a call of `many` blocks takes the plan of a recent call of
+    /// the same blocks on the same dims (`core::recent_plans`), and leaves its own.
+    fn plan(&self, request: &BlockRequest<'_>, many: bool) -> Result<Arc<Planned>> {
+        let size = request.mem_dtype.size();
+        let kept = many && self.subfiles.is_none();
+        let recent = &self.file.recent_plans;
+        let dims = &self.storage_dims;
+        if let Some(planned) = kept
+            .then(|| recent.find(dims, size, &request.blocks))
+            .flatten()
+        {
+            return Ok(planned);
+        }
+        self.check_bounds(&request.blocks)?;
         let order = self.file.order;
         let blocks: Vec<_> = (request.blocks.iter())
             .map(|(offset, count)| (order.to_storage(offset), order.to_storage(count)))
             .collect();
-        let size = request.mem_dtype.size();
-        transfer_plan::plan(&self.storage_dims, &blocks, size, max_piece_bytes()?)
+        let transfers = transfer_plan::plan(&self.storage_dims, &blocks, size, max_piece_bytes()?)?;
+        let planned = Arc::new(Planned::new(transfers));
+        if kept {
+            let key = PlanKey {
+                dims: dims.to_vec(),
+                elem_size: size,
+                blocks: request.blocks.clone(),
+            };
+            recent.keep(key, Arc::clone(&planned));
+        }
+        Ok(planned)
     }
 
     /// Move the blocks ([`Dataset::transfer_once`]); a collective read that converts is
@@ -282,14 +312,14 @@ impl Dataset {
     fn transfer(
         &self,
         request: BlockRequest<'_>,
-        transfers: Vec<Transfer>,
+        planned: Arc<Planned>,
         calls: usize,
     ) -> Result<()> {
         let mem_dtype = request.mem_dtype;
         let settled = request.collective
             && request.direction() == Direction::Read
             && mem_dtype != self.dtype();
-        let outcome = self.transfer_once(request, transfers, calls);
+        let outcome = self.transfer_once(request, planned, calls);
         if settled {
             self.settle_read(outcome, mem_dtype)
         } else {
@@ -303,7 +333,7 @@ impl Dataset {
     fn transfer_once(
         &self,
         request: BlockRequest<'_>,
-        transfers: Vec<Transfer>,
+        planned: Arc<Planned>,
         calls: usize,
     ) -> Result<()> {
         let direction = request.direction();
@@ -311,7 +341,7 @@ impl Dataset {
             return self.transfer_subfiled(subfiles, request);
         }
         let plan = Plan {
-            transfers,
+            planned,
             mem_dtype: request.mem_dtype,
             buffer: request.buffer,
         };
@@ -443,7 +473,7 @@ impl Dataset {
             return Ok(());
         }
         let Plan {
-            transfers,
+            planned,
             mem_dtype,
             mut buffer,
         } = plan;
@@ -461,10 +491,15 @@ impl Dataset {
         for call in 0..calls {
             // After a failure a collective transfer still takes part (with nothing), so the
             // other ranks are not left waiting.
-            let transfer = transfers.get(call).filter(|_| first_error.is_none());
-            let result = match transfer {
-                Some(t) => self.move_one(t, mem_dtype.size(), &file_space, &mut buffer, &types),
-                None => self.move_nothing(&file_space, &mut buffer, &types),
+            let result = if call < planned.transfers.len() && first_error.is_none() {
+                let selected = planned.selection(call, &file_space);
+                let transfer = &planned.transfers[call];
+                selected.and_then(|selected| {
+                    let sizes = (mem_dtype.size(), &types);
+                    self.move_one(transfer, selected, sizes, &mut buffer)
+                })
+            } else {
+                self.move_nothing(&file_space, &mut buffer, &types)
             };
             if let Err(e) = result {
                 first_error.get_or_insert(e);
@@ -479,39 +514,34 @@ impl Dataset {
         }
     }
 
-    /// One planned transfer: its blocks selected at once, its bytes straight from (or to)
-    /// the caller's buffer, or through a copy in file order (`core::transfer_plan`).
+    /// One planned transfer: its blocks selected at once (`selected`), its bytes straight
+    /// from (or to) the caller's buffer, or through a copy in file order
+    /// (`core::transfer_plan`).
     fn move_one(
         &self,
         transfer: &Transfer,
-        elem_size: usize,
-        file_space: &h5::id::Id,
+        selected: &h5::id::Id,
+        (elem_size, types): (usize, &MemTypes<'_>),
         buffer: &mut Buffer<'_>,
-        types: &MemTypes<'_>,
     ) -> Result<()> {
-        let blocks: Vec<(&[u64], &[u64])> = (transfer.pieces.iter())
-            .map(|p| (&p.offset[..], &p.count[..]))
-            .collect();
-        let selected = h5::space::select_blocks(file_space, &blocks)?;
         let mem_space = match &transfer.pieces[..] {
             [one] => h5::space::simple(&one.count)?,
             _ => h5::space::simple(&[(transfer.bytes / elem_size) as u64])?,
         };
-        let ids = types.ids(&self.id, &mem_space, &selected);
-        let dims = &self.storage_dims;
+        let ids = types.ids(&self.id, &mem_space, selected);
         let start = transfer.pieces[0].byte_offset;
         let range = start..start + transfer.bytes;
         match buffer {
             Buffer::Source(b) if transfer.in_place => h5::dataset::write(&ids, &b[range]),
             Buffer::Source(b) => {
-                let staged = transfer_plan::gather(dims, transfer, elem_size, b);
+                let staged = transfer_plan::gather(transfer, b);
                 h5::dataset::write(&ids, &staged)
             }
             Buffer::Sink(b) if transfer.in_place => h5::dataset::read(&ids, &mut b[range]),
             Buffer::Sink(b) => {
                 let mut staged = vec![0u8; transfer.bytes];
                 h5::dataset::read(&ids, &mut staged)?;
-                transfer_plan::scatter(dims, transfer, elem_size, &staged, b);
+                transfer_plan::scatter(transfer, &staged, b);
                 Ok(())
             }
         }

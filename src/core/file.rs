@@ -381,6 +381,8 @@ pub struct FileShared {
     /// cost a third of a small write's instructions; one per dataset made every dataset
     /// larger to move and to hold).
     pub(crate) transfer_lists: [OnceLock<Id>; 2],
+    /// This rank's last many-block plans (`core::recent_plans`).
+    pub(crate) recent_plans: crate::core::recent_plans::RecentPlans,
     /// HDF5 locks the file (and the subfiles it opens) while open (`DAH5_NO_FILE_LOCKING`
     /// turns it off, for file systems without flock).
     pub file_locking: bool,
@@ -688,6 +690,7 @@ impl File {
                 closes: Mutex::new(Closes::default()),
                 subfiles: Default::default(),
                 transfer_lists: Default::default(),
+                recent_plans: Default::default(),
                 file_locking: options.tuning.file_locking,
                 writes_visible_at_once,
                 large_attributes,

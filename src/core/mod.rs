@@ -25,6 +25,7 @@ pub mod overlap;
 pub mod process;
 #[cfg(test)]
 mod properties;
+pub mod recent_plans;
 pub mod shape;
 pub mod split;
 pub mod stamp;

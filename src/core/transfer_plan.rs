@@ -25,6 +25,8 @@ pub struct Transfer {
     /// The caller's buffer holds the pieces back to back, in file order, from the first
     /// piece's byte offset: no copy is needed.
     pub in_place: bool,
+    /// Otherwise, the runs of the caller's buffer in file order: (byte offset, length).
+    pub rows: Vec<(usize, usize)>,
 }
 
 /// Row-major position of an element in an array of `dims` (u128: no product overflows).
@@ -85,8 +87,12 @@ pub fn plan(
                 pieces: vec![piece],
                 bytes,
                 in_place: true,
+                rows: Vec::new(),
             }),
         }
+    }
+    for t in transfers.iter_mut().filter(|t| !t.in_place) {
+        t.rows = rows(dims, t, elem_size);
     }
     Ok(transfers)
 }
@@ -99,10 +105,11 @@ struct Row {
     len: usize,
 }
 
-/// Every row of the transfer's pieces, in file order. A row is the longest run a piece
+/// Every row of the transfer's pieces, in file order, as (byte offset, length) in the
+/// caller's buffer. A row is the longest run a piece
 /// holds contiguously in the file: its last dimension, and the ones before it while the
 /// piece spans them whole.
-fn rows(dims: &[u64], transfer: &Transfer, elem_size: usize) -> Vec<Row> {
+fn rows(dims: &[u64], transfer: &Transfer, elem_size: usize) -> Vec<(usize, usize)> {
     let mut rows = Vec::new();
     for piece in &transfer.pieces {
         // Dimensions `run..` make one row: all of them but the first are whole.
@@ -132,32 +139,26 @@ fn rows(dims: &[u64], transfer: &Transfer, elem_size: usize) -> Vec<Row> {
         }
     }
     rows.sort_unstable_by_key(|r| r.at);
-    rows
+    rows.into_iter().map(|r| (r.from, r.len)).collect()
 }
 
 /// The transfer's bytes in file order, copied out of the caller's `buffer` (a write that
 /// is not [`Transfer::in_place`]).
-pub fn gather(dims: &[u64], transfer: &Transfer, elem_size: usize, buffer: &[u8]) -> Vec<u8> {
+pub fn gather(transfer: &Transfer, buffer: &[u8]) -> Vec<u8> {
     let mut staged = Vec::with_capacity(transfer.bytes);
-    for row in rows(dims, transfer, elem_size) {
-        staged.extend_from_slice(&buffer[row.from..row.from + row.len]);
+    for &(from, len) in &transfer.rows {
+        staged.extend_from_slice(&buffer[from..from + len]);
     }
     staged
 }
 
 /// Copy `staged`, the transfer's bytes in file order, into the caller's `buffer` (a read
 /// that is not [`Transfer::in_place`]).
-pub fn scatter(
-    dims: &[u64],
-    transfer: &Transfer,
-    elem_size: usize,
-    staged: &[u8],
-    buffer: &mut [u8],
-) {
+pub fn scatter(transfer: &Transfer, staged: &[u8], buffer: &mut [u8]) {
     let mut at = 0;
-    for row in rows(dims, transfer, elem_size) {
-        buffer[row.from..row.from + row.len].copy_from_slice(&staged[at..at + row.len]);
-        at += row.len;
+    for &(from, len) in &transfer.rows {
+        buffer[from..from + len].copy_from_slice(&staged[at..at + len]);
+        at += len;
     }
 }
 
@@ -204,12 +205,17 @@ mod tests {
                 let start = t.pieces[0].byte_offset;
                 buffer[start..start + t.bytes].to_vec()
             } else {
-                gather(dims, t, 4, &buffer)
+                gather(t, &buffer)
             };
             let values = numbers(&staged);
             assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
             assert!(t.bytes as u64 <= max.max(4));
-            scatter(dims, t, 4, &staged, &mut back);
+            if t.in_place {
+                let start = t.pieces[0].byte_offset;
+                back[start..start + t.bytes].copy_from_slice(&staged);
+            } else {
+                scatter(t, &staged, &mut back);
+            }
             moved += t.bytes;
         }
         assert_eq!(moved, buffer.len());

@@ -93,6 +93,25 @@ int main(int argc, char **argv)
     dah5_dataset *coll = create(file, "tiles_coll", 2, tdims);
     round_trip(ind, 2, tdims, n, offsets, counts, DAH5_INDEPENDENT, "block-cyclic tiles, independent");
     round_trip(coll, 2, tdims, n, offsets, counts, DAH5_COLLECTIVE, "block-cyclic tiles, collective");
+    /* The same blocks again, on another dataset of the same dims (the plan of the last
+     * call is taken, core::recent_plans), and on a smaller one, where it must not be. */
+    dah5_dataset *again = create(file, "tiles_again", 2, tdims);
+    round_trip(again, 2, tdims, n, offsets, counts, DAH5_COLLECTIVE, "the same tiles on another dataset");
+    uint64_t small_dims[2] = {NTR * TR - 1, NTC * TC};
+    dah5_dataset *smaller = create(file, "smaller", 2, small_dims);
+    size_t nsmall;
+    double *tiles = pack(2, tdims, n, offsets, counts, &nsmall);
+    int32_t status = dah5_write_blocks(smaller, n, offsets, counts, DAH5_FLOAT64, tiles, DAH5_COLLECTIVE);
+    int owns_last_row = 0;
+    for (size_t i = 0; i < n; i++)
+        owns_last_row |= offsets[2 * i + (fortran ? 1 : 0)] == (NTR - 1) * TR;
+    int any_out = 0;
+    MPI_Allreduce(&owns_last_row, &any_out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    expect_all(status, any_out ? DAH5_ERR_OUT_OF_BOUNDS : DAH5_OK, NULL,
+               "the same tiles on a dataset one row smaller: checked again");
+    free(tiles);
+    ok(dah5_dataset_close(&smaller), "close");
+    ok(dah5_dataset_close(&again), "close");
     ok(dah5_file_flush(file), "flush");
     /* Another rank's tiles read by this one: what that rank wrote. */
     uint64_t other_offsets[2 * NTR * NTC], other_counts[2 * NTR * NTC];
@@ -204,7 +223,7 @@ int main(int argc, char **argv)
         uint64_t bad[2] = {NTR * TR, 0}, one[2] = {1, 1};
         put(ov_off, ov_cnt, 0, 2, bad, one);
     }
-    int32_t status = rank == size - 1
+    status = rank == size - 1
                          ? dah5_write_blocks(coll, 1, ov_off, ov_cnt, DAH5_FLOAT64, scratch, DAH5_COLLECTIVE)
                          : dah5_write_blocks(coll, 0, NULL, NULL, DAH5_FLOAT64, NULL, DAH5_COLLECTIVE);
     expect_all(status, DAH5_ERR_OUT_OF_BOUNDS, NULL, "one rank's block out of bounds, collectively");
