@@ -35,6 +35,8 @@
  *                             file's order, so raw HDF5 writes from a buffer in file order,
  *                             made untimed (for block-cyclic that is ScaLAPACK's local
  *                             matrix); dah5 reorders inside the call where it must
+ *   raw_hdf5_ind_per_var      as raw_hdf5_ind, the selection built anew for each variable,
+ *                             as each dah5_write_blocks builds it (with several variables)
  *   pnetcdf                   ncmpi_put_varn_all a variable (blocks one after another), a
  *                             CDF-5 file (Debian's libpnetcdf-dev)
  *   netcdf4_ind, netcdf4_coll parallel netCDF-4 (libnetcdf-mpi-dev; HDF5 underneath,
@@ -301,20 +303,28 @@ static hid_t union_of(hid_t space, const struct pattern *p, uint64_t lo, uint64_
     return u;
 }
 
-static void write_raw(const char *file, int collective)
+/* This rank's blocks as a selection of `whole` (none when it has none). */
+static hid_t selection_of(hid_t whole, const struct pattern *p)
+{
+    if (p->nblocks)
+        return union_of(whole, p, 0, p->nblocks);
+    hid_t none = H5Scopy(whole);
+    H5Sselect_none(none);
+    return none;
+}
+
+/* With `per_variable`, the selection is built anew for each variable, as a call of
+ * dah5_write_blocks builds it; otherwise once a file and used for every variable. */
+static void write_raw(const char *file, int collective, int per_variable)
 {
     const struct pattern *p = &pattern_g;
     hsize_t dims[NDIMS] = {p->dims[0], p->dims[1]}, n = p->elements;
     hid_t fapl = raw_fapl(), dcpl = raw_dcpl(), dxpl = H5Pcreate(H5P_DATASET_XFER);
     H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
-    hid_t whole = H5Screate_simple(NDIMS, dims, NULL), memory = H5Screate_simple(1, &n, NULL), selection;
-    if (p->nblocks) {
-        selection = union_of(whole, p, 0, p->nblocks);
-    } else {
-        selection = H5Scopy(whole);
-        H5Sselect_none(selection);
+    hid_t whole = H5Screate_simple(NDIMS, dims, NULL), memory = H5Screate_simple(1, &n, NULL);
+    if (!p->nblocks)
         H5Sselect_none(memory);
-    }
+    hid_t selection = per_variable ? -1 : selection_of(whole, p);
     hid_t f = H5Fcreate(path(file), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     check_h5(f, "H5Fcreate");
     char name[32];
@@ -322,12 +332,16 @@ static void write_raw(const char *file, int collective)
         variable_name(name, sizeof name, v);
         hid_t d = H5Dcreate2(f, name, H5T_NATIVE_DOUBLE, whole, H5P_DEFAULT, dcpl, H5P_DEFAULT);
         check_h5(d, "H5Dcreate2");
-        check_h5(H5Dwrite(d, H5T_NATIVE_DOUBLE, memory, selection, dxpl, p->file_order + (uint64_t)v * p->elements),
+        hid_t s = per_variable ? selection_of(whole, p) : selection;
+        check_h5(H5Dwrite(d, H5T_NATIVE_DOUBLE, memory, s, dxpl, p->file_order + (uint64_t)v * p->elements),
                  "H5Dwrite");
+        if (per_variable)
+            H5Sclose(s);
         H5Dclose(d);
     }
     check_h5(H5Fclose(f), "H5Fclose");
-    H5Sclose(selection);
+    if (!per_variable)
+        H5Sclose(selection);
     H5Sclose(memory);
     H5Sclose(whole);
     H5Pclose(dxpl);
@@ -335,8 +349,9 @@ static void write_raw(const char *file, int collective)
     H5Pclose(fapl);
 }
 
-static void raw_hdf5_ind(const char *file) { write_raw(file, 0); }
-static void raw_hdf5_coll(const char *file) { write_raw(file, 1); }
+static void raw_hdf5_ind(const char *file) { write_raw(file, 0, 0); }
+static void raw_hdf5_coll(const char *file) { write_raw(file, 1, 0); }
+static void raw_hdf5_ind_per_var(const char *file) { write_raw(file, 0, 1); }
 
 #ifdef HAVE_PNETCDF
 static void check_nc(int code, const char *what)
@@ -414,7 +429,8 @@ static void netcdf4_ind(const char *file) { write_netcdf4(file, 0); }
 static void netcdf4_coll(const char *file) { write_netcdf4(file, 1); }
 #endif
 
-/* A method: its name, how it writes, its file and how that file is read back. */
+/* A method: its name, how it writes, its file, how that file is read back, and whether it
+ * needs more than one variable to differ from another method. */
 enum reader { READ_HDF5, READ_PNETCDF };
 
 struct method {
@@ -422,23 +438,25 @@ struct method {
     void (*write)(const char *file);
     const char *file;
     enum reader reader;
+    int variables;
 };
 
 static const struct method METHODS[] = {
-    {"dah5_ind", dah5_ind, "blocks_dah5_ind.h5", READ_HDF5},
-    {"dah5_coll", dah5_coll, "blocks_dah5_coll.h5", READ_HDF5},
+    {"dah5_ind", dah5_ind, "blocks_dah5_ind.h5", READ_HDF5, 0},
+    {"dah5_coll", dah5_coll, "blocks_dah5_coll.h5", READ_HDF5, 0},
 #ifdef HAVE_DAH5_DARRAY_BLOCKS
-    {"dah5_darray", dah5_darray, "blocks_dah5_darray.h5", READ_HDF5},
+    {"dah5_darray", dah5_darray, "blocks_dah5_darray.h5", READ_HDF5, 0},
 #endif
-    {"dah5_loop", dah5_loop, "blocks_dah5_loop.h5", READ_HDF5},
-    {"raw_hdf5_ind", raw_hdf5_ind, "blocks_raw_ind.h5", READ_HDF5},
-    {"raw_hdf5_coll", raw_hdf5_coll, "blocks_raw_coll.h5", READ_HDF5},
+    {"dah5_loop", dah5_loop, "blocks_dah5_loop.h5", READ_HDF5, 0},
+    {"raw_hdf5_ind", raw_hdf5_ind, "blocks_raw_ind.h5", READ_HDF5, 0},
+    {"raw_hdf5_coll", raw_hdf5_coll, "blocks_raw_coll.h5", READ_HDF5, 0},
+    {"raw_hdf5_ind_per_var", raw_hdf5_ind_per_var, "blocks_raw_ind_per_var.h5", READ_HDF5, 1},
 #ifdef HAVE_PNETCDF
-    {"pnetcdf", pnetcdf, "blocks_pnetcdf.nc", READ_PNETCDF},
+    {"pnetcdf", pnetcdf, "blocks_pnetcdf.nc", READ_PNETCDF, 0},
 #endif
 #ifdef HAVE_NETCDF4
-    {"netcdf4_ind", netcdf4_ind, "blocks_netcdf4_ind.nc", READ_HDF5},
-    {"netcdf4_coll", netcdf4_coll, "blocks_netcdf4_coll.nc", READ_HDF5},
+    {"netcdf4_ind", netcdf4_ind, "blocks_netcdf4_ind.nc", READ_HDF5, 0},
+    {"netcdf4_coll", netcdf4_coll, "blocks_netcdf4_coll.nc", READ_HDF5, 0},
 #endif
 };
 enum { NMETHODS = sizeof METHODS / sizeof METHODS[0] };
@@ -547,7 +565,7 @@ int main(int argc, char **argv)
         shuffled(order, NMETHODS, round);
         for (int k = 0; k < NMETHODS; k++) {
             const struct method *m = &METHODS[order[k]];
-            if (!wanted(m->name))
+            if (!wanted(m->name) || (m->variables && p->nvars < 2))
                 continue;
             if (rank_g == 0)
                 unlink(path(m->file));

@@ -289,11 +289,13 @@ BLOCKS = {"blocks_cyclic": "block-cyclic", "blocks_e3sm": "E3SM F-case map", "bl
 BLOCKS_METHODS = (("dah5_ind", "dah5 write_blocks ind"), ("dah5_coll", "dah5 write_blocks coll"),
                   ("dah5_darray", "dah5 darray_write_blocks"), ("dah5_loop", "dah5 write_block loop"),
                   ("raw_hdf5_ind", "raw HDF5 ind"), ("raw_hdf5_coll", "raw HDF5 coll"),
+                  ("raw_hdf5_ind_per_var", "raw HDF5 ind, selection a variable"),
                   ("pnetcdf", "PnetCDF put_varn_all"), ("netcdf4_ind", "netCDF-4 ind, vara a block"),
                   ("netcdf4_coll", "netCDF-4 coll, vara a block"))
 # The ratios of the many-block table: (column, method, baseline); baseline time / method time.
 BLOCKS_RATIOS = (("dah5 ind × raw HDF5 ind", "dah5_ind", "raw_hdf5_ind"),
                  ("dah5 coll × raw HDF5 coll", "dah5_coll", "raw_hdf5_coll"),
+                 ("dah5 ind × raw HDF5 ind, selection a variable", "dah5_ind", "raw_hdf5_ind_per_var"),
                  ("write_blocks × write_block loop", "dah5_ind", "dah5_loop"),
                  ("dah5 coll × PnetCDF", "dah5_coll", "pnetcdf"),
                  ("dah5 ind × netCDF-4 ind", "dah5_ind", "netcdf4_ind"),
