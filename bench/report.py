@@ -441,17 +441,17 @@ def plot(times, sizes, out):
         ax.legend(fontsize="small")
     if blocks:
         ax = axes[-1]
-        width = 0.8 / len(BLOCKS_METHODS)
-        for i, (method, label) in enumerate(BLOCKS_METHODS):
+        present = [(m, label) for m, label in BLOCKS_METHODS if any((p, m) in times for p in blocks)]
+        width = 0.8 / len(present)
+        for i, (method, label) in enumerate(present):
             values = [sizes[p] / seconds(times, p, method)[0] / GIB if (p, method) in times else 0 for p in blocks]
-            if any(values):
-                ax.barh([k + i * width for k in range(len(blocks))], values, height=width, label=label)
+            ax.barh([k + i * width for k in range(len(blocks))], values, height=width, label=label)
         ax.set_yticks([k + 0.4 - width / 2 for k in range(len(blocks))])
         ax.set_yticklabels([BLOCKS[p] for p in blocks])
         ax.set_xscale("log")
         ax.set_xlabel("GiB/s (median), log scale")
         ax.set_title("many blocks a rank")
-        ax.legend(fontsize="x-small")
+        ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
     ax = axes[len(protocols)]
     for method in ("dah5_ind", "mpiio_ind"):
         xs = [int(p.split("_")[1].rstrip("MiB")) for p in scaling if (p, method) in times]
