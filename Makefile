@@ -137,11 +137,6 @@ PEERS_LIBS   += -lnetcdf_mpi
 endif
 endif
 
-# dah5_darray_write_blocks (issue 31 item 2) is measured once include/dah5.h declares it.
-ifneq ($(shell grep -l dah5_darray_write_blocks include/dah5.h 2>/dev/null),)
-PEERS_CFLAGS += -DHAVE_DAH5_DARRAY_BLOCKS
-endif
-
 $(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/e3sm_f_case_map.h bench/common.h include/dah5.h \
 		include/dah5_mpi.h lib
 	@mkdir -p $(dir $@)

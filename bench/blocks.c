@@ -23,8 +23,7 @@
  *   dah5_ind, dah5_coll       one dah5_write_blocks a variable, independent / collective;
  *                             its buffer holds the blocks one after another
  *   dah5_darray               one dah5_darray_write_blocks a variable (collective: the
- *                             blocks of all ranks checked and recorded in a block table);
- *                             built where dah5.h has it (HAVE_DAH5_DARRAY_BLOCKS, the Makefile)
+ *                             blocks of all ranks checked and recorded in a block table)
  *   dah5_loop                 one dah5_write_block a block, independent: the way without
  *                             write_blocks
  *   raw_hdf5_ind, raw_hdf5_coll
@@ -251,10 +250,8 @@ static void write_dah5(const char *file, enum dah5_way way, uint32_t xfer)
         const double *buf = p->blocks + (uint64_t)v * p->elements;
         variable_name(name, sizeof name, v);
         if (way == DARRAY) {
-#ifdef HAVE_DAH5_DARRAY_BLOCKS
             check(dah5_darray_write_blocks(f, name, DAH5_FLOAT64, NDIMS, p->dims, p->nblocks, p->offsets,
                                            p->counts, buf, 0, NULL, &d), "darray_write_blocks");
-#endif
         } else {
             check(dah5_dataset_create(f, name, DAH5_FLOAT64, NDIMS, p->dims, NULL, &d), "dataset");
             if (way == BLOCKS)
@@ -275,9 +272,7 @@ static void write_dah5(const char *file, enum dah5_way way, uint32_t xfer)
 
 static void dah5_ind(const char *file) { write_dah5(file, BLOCKS, DAH5_INDEPENDENT); }
 static void dah5_coll(const char *file) { write_dah5(file, BLOCKS, DAH5_COLLECTIVE); }
-#ifdef HAVE_DAH5_DARRAY_BLOCKS
 static void dah5_darray(const char *file) { write_dah5(file, DARRAY, 0); }
-#endif
 static void dah5_loop(const char *file) { write_dah5(file, LOOP, DAH5_INDEPENDENT); }
 
 /* The union of blocks [lo, hi) as a selection in `space`'s extent, built by halves: a
@@ -444,9 +439,7 @@ struct method {
 static const struct method METHODS[] = {
     {"dah5_ind", dah5_ind, "blocks_dah5_ind.h5", READ_HDF5, 0},
     {"dah5_coll", dah5_coll, "blocks_dah5_coll.h5", READ_HDF5, 0},
-#ifdef HAVE_DAH5_DARRAY_BLOCKS
     {"dah5_darray", dah5_darray, "blocks_dah5_darray.h5", READ_HDF5, 0},
-#endif
     {"dah5_loop", dah5_loop, "blocks_dah5_loop.h5", READ_HDF5, 0},
     {"raw_hdf5_ind", raw_hdf5_ind, "blocks_raw_ind.h5", READ_HDF5, 0},
     {"raw_hdf5_coll", raw_hdf5_coll, "blocks_raw_coll.h5", READ_HDF5, 0},
