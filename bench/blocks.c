@@ -168,8 +168,8 @@ static int e3sm(struct pattern *p, int vars)
                 add_block(p, (uint64_t)E3SM_NLEV * E3SM_NCOL, lev, (uint64_t)E3SM_D2_OFFSETS[first + k], 1, 1);
     }
     if (rank_g == 0)
-        printf("# blocks_e3sm,%d variables of (lev %d; ncol %d) float64; E3SM F case map D3, one-element "
-               "runs (%llu blocks a variable on rank 0)\n", vars, E3SM_NLEV, E3SM_NCOL,
+        printf("# blocks_e3sm,%d variable%s of (lev %d; ncol %d) float64; E3SM F case map D3, one-element "
+               "runs (%llu blocks a variable on rank 0)\n", vars, vars == 1 ? "" : "s", E3SM_NLEV, E3SM_NCOL,
                (unsigned long long)p->nblocks);
     return 0;
 }
