@@ -27,7 +27,7 @@
  *   dah5_loop                 one dah5_write_block a block, independent: the way without
  *                             write_blocks
  *   raw_hdf5_ind, raw_hdf5_coll
- *                             the same selection with raw HDF5 as dah5 sets it up (bench.c's
+ *                             the same selection with raw HDF5 as dah5 sets it up (common.h's
  *                             raw_fapl, raw_dcpl): the union of the rank's blocks built once a
  *                             file, by halves (union_of), then one H5Dwrite a variable. HDF5
  *                             maps a contiguous memory buffer to a union of hyperslabs in the
