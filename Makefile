@@ -116,9 +116,37 @@ bench:
 	./bench/run.sh
 
 # One bench binary per profile: each is linked (rpath) to its own target/<profile>.
-$(BUILD)/bench-$(PROFILE)/bench: bench/bench.c include/dah5.h include/dah5_mpi.h lib
+$(BUILD)/bench-$(PROFILE)/bench: bench/bench.c bench/common.h include/dah5.h include/dah5_mpi.h lib
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
+
+# bench/blocks.c's peers: PnetCDF and parallel netCDF-4 (Debian's libpnetcdf-dev and
+# libnetcdf-mpi-dev), which Debian builds on Open MPI, netCDF-4 also on its HDF5: linked in
+# only with that stack (netCDF-4's HDF5 next to another one in one process would mix two
+# libraries). With another stack blocks measures dah5 against raw HDF5 alone.
+DEBIAN_OPENMPI_HDF5 := /usr/lib/$(shell gcc -print-multiarch)/hdf5/openmpi
+NETCDF_MPI_DIR := /usr/lib/$(shell gcc -print-multiarch)/netcdf/mpi
+ifeq ($(abspath $(HDF5_DIR)),$(DEBIAN_OPENMPI_HDF5))
+ifneq ($(wildcard /usr/include/pnetcdf.h),)
+PEERS_CFLAGS += -DHAVE_PNETCDF
+PEERS_LIBS   += -lpnetcdf
+endif
+ifneq ($(wildcard $(NETCDF_MPI_DIR)/include/netcdf_par.h),)
+PEERS_CFLAGS += -DHAVE_NETCDF4 -I$(NETCDF_MPI_DIR)/include
+PEERS_LIBS   += -lnetcdf_mpi
+endif
+endif
+
+$(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/e3sm_f_case_map.h bench/common.h include/dah5.h \
+		include/dah5_mpi.h lib
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $(PEERS_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) \
+		$(PEERS_LIBS) -o $@
+
+# Selection construction alone: HDF5 only, one process.
+$(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(HDF5_LIBS) -o $@
 
 clean:
 	$(CARGO) clean

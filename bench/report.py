@@ -1,6 +1,6 @@
 """Turn the CSV of bench.c and h5py_bench.py into a markdown table, the targets, and a PNG.
 
-    report.py OUTDIR RESULTS.csv [MEMORY.txt]
+    report.py OUTDIR RESULTS.csv [MEMORY.txt [SELECTION.csv]]
 
 Round 0 of every (protocol, method) is a warm-up and is dropped. Every timed operation comes
 with the largest fraction of its time any rank spent waiting for a CPU (`waited`). A round
@@ -15,7 +15,8 @@ lies inside the interval is marked "within noise" (met or not, this run cannot t
 Baselines: mpiio_ind for bench.c's independent methods, mpiio_coll for its collective ones,
 mpi4py_ind for h5py's, raw_hdf5 for the metadata loops and for h5bench's VPIC-IO kernel (raw
 HDF5 set up as h5bench sets it up), posix_per_rank (a file per rank, pwrite or pread) for
-subfiled darrays.
+subfiled darrays; for the many-block patterns of blocks.c (blocks_*), raw HDF5 writing the
+same selection in one H5Dwrite, in the same transfer mode.
 """
 import collections
 import math
@@ -218,6 +219,16 @@ def targets(times, sizes):
         if p in sizes:
             add(f"VPIC-IO (h5bench's kernel) {p.replace('vpic_', '').replace('_', ', ')}: dah5 defaults vs "
                 "raw HDF5 as h5bench", ratio(times, p, "dah5", "raw_hdf5"), 0.97)
+    for p in BLOCKS:
+        if p not in sizes:
+            continue
+        label = BLOCKS[p]
+        for mode in ("ind", "coll"):
+            add(f"dah5_write_blocks {mode} vs raw HDF5 (the same selection, one H5Dwrite), {label}",
+                ratio(times, p, f"dah5_{mode}", f"raw_hdf5_{mode}"), 0.97)
+        if p == "blocks_e3sm":
+            add(f"dah5_write_blocks vs a loop of dah5_write_block, {label}",
+                ratio(times, p, "dah5_ind", "dah5_loop"), 10)
     create, _ = seconds(times, "create", "dah5_dataset_create")
     write, _ = seconds(times, "create", "dah5_write")
     if create is not None and write:
@@ -271,6 +282,79 @@ def metadata_table(times):
         cells = [seconds(times, p, m) for m in ("dah5", "dah5_nochecks", "raw_hdf5", "h5py")]
         shown = [f"{s:.4f}" + ("" if quiet else " (busy)") if s else "–" for s, quiet in cells]
         lines.append(f"| {p.replace('_', ' ')} | " + " | ".join(shown) + " |")
+    return lines
+
+
+BLOCKS = {"blocks_cyclic": "block-cyclic", "blocks_e3sm": "E3SM F-case map", "blocks_one": "one block a rank"}
+BLOCKS_METHODS = (("dah5_ind", "dah5 write_blocks ind"), ("dah5_coll", "dah5 write_blocks coll"),
+                  ("dah5_darray", "dah5 darray_write_blocks"), ("dah5_loop", "dah5 write_block loop"),
+                  ("raw_hdf5_ind", "raw HDF5 ind"), ("raw_hdf5_coll", "raw HDF5 coll"),
+                  ("raw_hdf5_ind_per_var", "raw HDF5 ind, selection a variable"),
+                  ("pnetcdf", "PnetCDF put_varn_all"), ("netcdf4_ind", "netCDF-4 ind, vara a block"),
+                  ("netcdf4_coll", "netCDF-4 coll, vara a block"))
+# The ratios of the many-block table: (column, method, baseline); baseline time / method time.
+BLOCKS_RATIOS = (("dah5 ind × raw HDF5 ind", "dah5_ind", "raw_hdf5_ind"),
+                 ("dah5 coll × raw HDF5 coll", "dah5_coll", "raw_hdf5_coll"),
+                 ("dah5 ind × raw HDF5 ind, selection a variable", "dah5_ind", "raw_hdf5_ind_per_var"),
+                 ("write_blocks × write_block loop", "dah5_ind", "dah5_loop"),
+                 ("dah5 coll × PnetCDF", "dah5_coll", "pnetcdf"),
+                 ("dah5 ind × netCDF-4 ind", "dah5_ind", "netcdf4_ind"),
+                 ("dah5 coll × netCDF-4 coll", "dah5_coll", "netcdf4_coll"))
+
+
+def blocks_descriptions(path):
+    """The "# protocol,what" lines blocks.c prints before its rows."""
+    found = {}
+    for line in open(path):
+        if line.startswith("# blocks_"):
+            protocol, _, what = line[2:].strip().partition(",")
+            found[protocol] = what
+    return found
+
+
+def blocks_tables(times, sizes, descriptions):
+    """Many blocks a rank: each method's median seconds per pattern, then the ratios."""
+    patterns = [p for p in BLOCKS if p in sizes]
+    if not patterns:
+        return []
+    lines = [f"- **{BLOCKS[p]}** (`{p}`): {descriptions.get(p, '')}; {sizes[p] / 2**20:.1f} MiB a write"
+             for p in patterns]
+    lines += ["", "A write is file create to close, a new file each time. Median seconds (undisturbed rounds):", "",
+              "| method | " + " | ".join(BLOCKS[p] for p in patterns) + " |",
+              "|---|" + "---|" * len(patterns)]
+    for method, label in BLOCKS_METHODS:
+        cells = []
+        for p in patterns:
+            s, quiet = seconds(times, p, method)
+            cells.append("–" if s is None else f"{s:.4f}{'' if quiet else ' (busy)'}")
+        if any(c != "–" for c in cells):
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "Ratios (the other's time / dah5's, per round, median over undisturbed rounds; above 1: dah5 faster):", "",
+              "| pattern | " + " | ".join(c for c, _, _ in BLOCKS_RATIOS) + " |",
+              "|---|" + "---|" * len(BLOCKS_RATIOS)]
+    for p in patterns:
+        lines.append(f"| {BLOCKS[p]} | " + " | ".join(shown_ratio(ratio(times, p, m, b)) for _, m, b in BLOCKS_RATIOS) + " |")
+    return lines
+
+
+def selection_table(path):
+    """bench/selection.c's rows: seconds to build the union of N blocks, by HDF5 version."""
+    rows = [line.strip().split(",") for line in open(path) if line.startswith("selection,")]
+    if not rows:
+        return []
+    cells = collections.defaultdict(dict)
+    sizes = sorted({int(r[5]) for r in rows})
+    for _, version, shape, order, way, n, secs, done in rows:
+        shown = f"{float(secs) * 1000:.3g} ms"
+        if int(done) < int(n):
+            shown = f"> {float(secs):.0f} s (stopped after {int(done):,} blocks)"
+        cells[(version, shape, order, way)][int(n)] = shown
+    lines = ["| HDF5 | blocks | order | way | " + " | ".join(f"N = {n:,}" for n in sizes) + " |",
+             "|---|---|---|---|" + "---|" * len(sizes)]
+    for (version, shape, order, way), by_n in cells.items():
+        what = "1-D one-element runs" if shape == "runs" else "2-D 8×8 tiles"
+        how = "H5Sselect_hyperslab OR loop" if way == "or_loop" else "H5Scombine_select by halves"
+        lines.append(f"| {version} | {what} | {order} | {how} | " + " | ".join(by_n.get(n, "–") for n in sizes) + " |")
     return lines
 
 
@@ -334,7 +418,8 @@ def plot(times, sizes, out):
     scaling = sorted({p for (p, _) in times if p.startswith("scaling_")},
                      key=lambda p: int(p.split("_")[1].rstrip("MiB")))
     vpic = [p for p in VPIC if p in sizes]
-    panels = len(protocols) + 1 + (1 if vpic else 0)
+    blocks = [p for p in BLOCKS if p in sizes]
+    panels = len(protocols) + 1 + (1 if vpic else 0) + (1 if blocks else 0)
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 5))
     for ax, protocol in zip(axes, protocols):
         methods = sorted(m for (p, m) in times if p == protocol)
@@ -354,6 +439,19 @@ def plot(times, sizes, out):
         ax.set_xlabel("GiB/s (median)")
         ax.set_title("h5bench VPIC-IO kernel")
         ax.legend(fontsize="small")
+    if blocks:
+        ax = axes[-1]
+        present = [(m, label) for m, label in BLOCKS_METHODS if any((p, m) in times for p in blocks)]
+        width = 0.8 / len(present)
+        for i, (method, label) in enumerate(present):
+            values = [sizes[p] / seconds(times, p, method)[0] / GIB if (p, method) in times else 0 for p in blocks]
+            ax.barh([k + i * width for k in range(len(blocks))], values, height=width, label=label)
+        ax.set_yticks([k + 0.4 - width / 2 for k in range(len(blocks))])
+        ax.set_yticklabels([BLOCKS[p] for p in blocks])
+        ax.set_xscale("log")
+        ax.set_xlabel("GiB/s (median), log scale")
+        ax.set_title("many blocks a rank")
+        ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
     ax = axes[len(protocols)]
     for method in ("dah5_ind", "mpiio_ind"):
         xs = [int(p.split("_")[1].rstrip("MiB")) for p in scaling if (p, method) in times]
@@ -371,6 +469,7 @@ def plot(times, sizes, out):
 def main():
     out, results = sys.argv[1], sys.argv[2]
     memory = open(sys.argv[3]).read().strip() if len(sys.argv) > 3 else ""
+    selection = selection_table(sys.argv[4]) if len(sys.argv) > 4 else []
     times, sizes = load(results)
     config = os.environ.get("DAH5_BENCH_CONFIG", "")
     busy, total = disturbed_share(times)
@@ -387,6 +486,11 @@ def main():
     vpic = vpic_table(times, sizes)
     if vpic:
         md += ["", "#### h5bench's VPIC-IO kernel (median of the undisturbed rounds)", ""] + vpic
+    many = blocks_tables(times, sizes, blocks_descriptions(results))
+    if many:
+        md += ["", "#### Many blocks a rank (`bench/blocks.c`)", ""] + many
+    if selection:
+        md += ["", "#### Building a selection of N blocks (`bench/selection.c`, one process)", ""] + selection
     ranks = ranks_table(times, sizes)
     if ranks:
         md += ["", "#### Growth with the number of ranks", ""] + ranks

@@ -23,7 +23,13 @@
 # DAH5_BENCH_SERIES_COUNT (datasets of its metadata loops: 1000), DAH5_BENCH_READERS (ranks
 # that read the subfiled darray back: 3), DAH5_BENCH_VPIC_PARTICLES (h5bench's VPIC-IO kernel:
 # particles a rank, 4194304 as its sample), DAH5_BENCH_VPIC_STEPS (5), DAH5_BENCH_VPIC_ROUNDS
-# (DAH5_BENCH_ROUNDS).
+# (DAH5_BENCH_ROUNDS); many blocks a rank (bench/blocks.c): DAH5_BENCH_BLOCKS_N (the N x N
+# matrix of the block-cyclic and one-block patterns: 8192), DAH5_BENCH_BLOCKS_B (its B x B
+# blocks: 64), DAH5_BENCH_BLOCKS_E3SM_VARS (variables of E3SM's F-case map: 8),
+# DAH5_BENCH_BLOCKS_ROUNDS (DAH5_BENCH_ROUNDS), DAH5_BENCH_BLOCKS_METHODS (a comma-separated
+# subset of blocks.c's methods: all), DAH5_BENCH_SELECTION_LIMIT (seconds after which
+# bench/selection.c stops an OR loop building a selection: 10), DAH5_BENCH_SELECTION_SIZES
+# (its numbers of blocks: "10 1000 100000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -47,10 +53,18 @@ readers=${DAH5_BENCH_READERS:-3}
 vpic_particles=${DAH5_BENCH_VPIC_PARTICLES:-4194304}
 vpic_steps=${DAH5_BENCH_VPIC_STEPS:-5}
 vpic_rounds=${DAH5_BENCH_VPIC_ROUNDS:-$rounds}
+blocks_n=${DAH5_BENCH_BLOCKS_N:-8192}
+blocks_b=${DAH5_BENCH_BLOCKS_B:-64}
+blocks_e3sm_vars=${DAH5_BENCH_BLOCKS_E3SM_VARS:-8}
+blocks_rounds=${DAH5_BENCH_BLOCKS_ROUNDS:-$rounds}
+selection_limit=${DAH5_BENCH_SELECTION_LIMIT:-10}
+selection_sizes=${DAH5_BENCH_SELECTION_SIZES:-10 1000 100000}
 
 profile=${DAH5_BENCH_PROFILE:-release}
 bench=$BUILD/bench-$profile/bench
-make --no-print-directory -s "$bench" CARGO="cargo -q" PROFILE="$profile"
+blocks=$BUILD/bench-$profile/blocks
+selection=$BUILD/bench-$profile/selection
+make --no-print-directory -s "$bench" "$blocks" "$selection" CARGO="cargo -q" PROFILE="$profile"
 dah5_check_linked_hdf5 "$CARGO_TARGET_DIR/$profile/libdah5.so"
 mkdir -p "$data" "$out"
 results=$out/results.csv
@@ -76,6 +90,13 @@ run "$py" bench/h5py_bench.py bandwidth "$data" "$mib" "$rounds" "$short_rounds"
 run "$bench" scaling "$data" 1 $scaling >> "$results"
 run "$bench" create "$data" "$create_mib" 3 >> "$results"
 run "$bench" vpic "$data" "$vpic_particles" "$vpic_steps" "$vpic_rounds" >> "$results"
+# Many blocks a rank (issue 31): block-cyclic, E3SM's F-case map, one block a rank (the
+# control); then the construction of a selection of many blocks, on one process.
+run "$blocks" "$data" cyclic "$blocks_rounds" "$blocks_n" "$blocks_b" >> "$results"
+run "$blocks" "$data" e3sm "$blocks_rounds" "$blocks_e3sm_vars" >> "$results"
+run "$blocks" "$data" one "$blocks_rounds" "$blocks_n" >> "$results"
+# shellcheck disable=SC2086
+timeout 1200 "$selection" "$selection_limit" $selection_sizes > "$out/selection.csv"
 for count in $metadata; do
     # A ratio's precision is its rounds': as many rounds for fewer datasets as fill the time
     # of 10,000 datasets' rounds, at most ten times as many (0.03 s a round of 1000 here).
@@ -92,4 +113,4 @@ run "$bench" memory "$data" "$memory_mib" > "$out/memory.txt"
 rm -rf "$data"/*.h5 "$data"/*.bin "$data"/*.h5.d
 
 DAH5_BENCH_CONFIG="$ranks ranks, $mib MiB a rank, float64, $rounds rounds ($short_rounds of overwrite and read, $metadata_rounds of metadata, more for fewer datasets)" \
-    "$py" bench/report.py "$out" "$results" "$out/memory.txt"
+    "$py" bench/report.py "$out" "$results" "$out/memory.txt" "$out/selection.csv"

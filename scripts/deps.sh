@@ -41,12 +41,15 @@ dah5_stack_packages() {
 # the other one), Debian's h5py and mpi4py (built on Open MPI), python3-venv/-dev to build
 # mpi4py for MPICH, matplotlib (bench plot), cmake (the CMake package test), procps (pgrep),
 # iproute2 (the multi-host test's network namespaces), and the readers every file is opened
-# with besides h5py and h5dump: ncdump, netCDF4-python, xarray with both of its HDF5 engines.
+# with besides h5py and h5dump: ncdump, netCDF4-python, xarray with both of its HDF5 engines;
+# the many-block bench's peers (bench/blocks.c): PnetCDF and parallel netCDF-4, both built
+# by Debian on Open MPI (netCDF-4 on its HDF5), used with that stack only.
 DAH5_TEST_PACKAGES=(
     libhdf5-openmpi-dev openmpi-bin libopenmpi-dev mpich libmpich-dev
     python3-h5py-mpi python3-mpi4py python3-numpy python3-matplotlib python3-venv python3-dev
     cmake procps iproute2 strace
     netcdf-bin python3-netcdf4 python3-xarray python3-h5netcdf
+    libpnetcdf-dev libnetcdf-mpi-dev
 )
 
 dah5_apt_install() {
