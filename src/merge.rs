@@ -19,6 +19,7 @@ use crate::core::file::{
 };
 use crate::core::group::CreateGroup;
 use crate::core::names::TABLES_GROUP;
+use crate::core::shape::BlockList;
 use crate::core::shape::{Order, byte_len, data_bytes};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -50,7 +51,7 @@ fn block<'a>(
     buffer: Buffer<'a>,
 ) -> BlockRequest<'a> {
     BlockRequest {
-        blocks: vec![(offset.to_vec(), count.to_vec())],
+        blocks: BlockList::one(offset.to_vec(), count.to_vec()),
         mem_dtype: dtype,
         convert: false,
         collective,

@@ -10,7 +10,7 @@ use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::overlap::find_overlap;
 use crate::core::recent_plans::{PlanKey, Planned};
-use crate::core::shape::{blocks_byte_len, check_block};
+use crate::core::shape::{BlockList, blocks_byte_len, check_block};
 use crate::core::split::max_piece_bytes;
 use crate::core::subfiles::{SubfiledRead, Subfiles};
 use crate::core::transfer_plan::{self, Transfer};
@@ -45,7 +45,7 @@ pub enum Direction {
 pub struct BlockRequest<'a> {
     /// Each block's offset and count, in the file handle's order; its elements follow the
     /// previous block's in `buffer`.
-    pub blocks: Vec<(Vec<u64>, Vec<u64>)>,
+    pub blocks: BlockList,
     pub mem_dtype: Dtype,
     /// Let HDF5 convert between `mem_dtype` and the dataset's dtype (values that do not
     /// fit are refused, see `core::convert`). Without it, differing dtypes are an error.
@@ -216,10 +216,10 @@ impl Dataset {
 
     /// Every block inside the dataset, no two overlapping (a selection holds each element
     /// once). A block of many is named by its index.
-    fn check_bounds(&self, blocks: &[(Vec<u64>, Vec<u64>)]) -> Result<()> {
+    fn check_bounds(&self, blocks: &BlockList) -> Result<()> {
         let dims = self.dims();
         let show = |i: usize| {
-            let (offset, count) = &blocks[i];
+            let (offset, count) = blocks.get(i);
             format!("block {i} (offset {offset:?} count {count:?})")
         };
         for (i, (offset, count)) in blocks.iter().enumerate() {
@@ -243,9 +243,11 @@ impl Dataset {
             return Ok(());
         }
         let nonempty: Vec<usize> = (0..blocks.len())
-            .filter(|&i| !blocks[i].1.contains(&0))
+            .filter(|&i| !blocks.get(i).1.contains(&0))
             .collect();
-        let (offsets, counts): (Vec<Vec<u64>>, Vec<Vec<u64>>) = blocks.iter().cloned().unzip();
+        let (offsets, counts): (Vec<Vec<u64>>, Vec<Vec<u64>>) = (blocks.iter())
+            .map(|(o, c)| (o.to_vec(), c.to_vec()))
+            .unzip();
         match find_overlap(&offsets, &counts, &nonempty) {
             Some((a, b)) => Err(Error::invalid(format!(
                 "dataset {:?}: {} and {} overlap: each element can be moved once a call",
@@ -434,7 +436,7 @@ impl Dataset {
     fn transfer_subfiled(&self, subfiles: &Subfiles, request: BlockRequest<'_>) -> Result<()> {
         let order = self.file.order;
         // One block: `check_bounds` refuses more.
-        let (offset, count) = &request.blocks[0];
+        let (offset, count) = request.blocks.get(0);
         let (offset, count) = (order.to_storage(offset), order.to_storage(count));
         let mem_dtype = request.mem_dtype;
         match request.buffer {

@@ -13,7 +13,7 @@ use crate::core::collective::{self, Agreed, Args, Collective};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
-use crate::core::shape::{blocks_byte_len, element_count};
+use crate::core::shape::{BlockList, blocks_byte_len, element_count};
 use crate::core::subfiles::Subfiles;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -47,7 +47,7 @@ pub struct DarrayRequest<'a> {
     pub dataset: DatasetRequest,
     /// This rank's blocks, (offset, count) in the handle's order; one for
     /// `dah5_darray_write`.
-    pub blocks: Vec<(Vec<u64>, Vec<u64>)>,
+    pub blocks: BlockList,
     /// The blocks one after another; None for `dah5_darray_create`.
     pub data: Option<&'a [u8]>,
     /// Allow blocks that leave parts of the array unwritten.

@@ -10,6 +10,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::core::shape::BlockList;
 use crate::core::transfer_plan::Transfer;
 use crate::error::Result;
 use crate::h5;
@@ -24,7 +25,7 @@ const KEPT: usize = 4;
 pub struct PlanKey {
     pub dims: Vec<u64>,
     pub elem_size: usize,
-    pub blocks: Vec<(Vec<u64>, Vec<u64>)>,
+    pub blocks: BlockList,
 }
 
 /// A call's transfers, and each one's file selection once made.
@@ -63,16 +64,11 @@ pub struct RecentPlans(Mutex<Vec<(PlanKey, Arc<Planned>)>>);
 impl RecentPlans {
     /// The plan made for `blocks` of `elem_size` bytes on `dims`, if it is one of the
     /// last; it becomes the most recent.
-    pub fn find(
-        &self,
-        dims: &[u64],
-        elem_size: usize,
-        blocks: &[(Vec<u64>, Vec<u64>)],
-    ) -> Option<Arc<Planned>> {
+    pub fn find(&self, dims: &[u64], elem_size: usize, blocks: &BlockList) -> Option<Arc<Planned>> {
         let mut plans = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let at = plans
             .iter()
-            .position(|(k, _)| k.dims == dims && k.elem_size == elem_size && k.blocks == blocks)?;
+            .position(|(k, _)| k.dims == dims && k.elem_size == elem_size && k.blocks == *blocks)?;
         let entry = plans.remove(at);
         let planned = Arc::clone(&entry.1);
         plans.insert(0, entry);

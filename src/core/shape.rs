@@ -49,14 +49,53 @@ impl Order {
     }
 }
 
+/// One rank's blocks of one call, flat: block i's offset is `offsets[i * ndims ..][..ndims]`
+/// and its count likewise (two allocations for any number of blocks).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockList {
+    ndims: usize,
+    offsets: Vec<u64>,
+    counts: Vec<u64>,
+}
+
+impl BlockList {
+    /// `offsets` and `counts` hold the same whole number of blocks of `ndims`.
+    pub fn new(ndims: usize, offsets: Vec<u64>, counts: Vec<u64>) -> BlockList {
+        debug_assert!(offsets.len() == counts.len() && offsets.len().is_multiple_of(ndims.max(1)));
+        BlockList {
+            ndims,
+            offsets,
+            counts,
+        }
+    }
+
+    pub fn one(offset: Vec<u64>, count: Vec<u64>) -> BlockList {
+        BlockList::new(offset.len(), offset, count)
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() / self.ndims.max(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Block i's (offset, count).
+    pub fn get(&self, i: usize) -> (&[u64], &[u64]) {
+        let range = i * self.ndims..(i + 1) * self.ndims;
+        (&self.offsets[range.clone()], &self.counts[range])
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&[u64], &[u64])> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
 /// Bytes of the blocks' elements together (`count` names the counts in an error).
-pub fn blocks_byte_len(
-    blocks: &[(Vec<u64>, Vec<u64>)],
-    elem_size: usize,
-    count: &str,
-) -> Result<usize> {
+pub fn blocks_byte_len(blocks: &BlockList, elem_size: usize, count: &str) -> Result<usize> {
     let mut total = 0usize;
-    for (_, c) in blocks {
+    for (_, c) in blocks.iter() {
         total = byte_len(c, elem_size, count)?
             .checked_add(total)
             .ok_or_else(|| Error::invalid("the blocks hold more bytes than memory can"))?;

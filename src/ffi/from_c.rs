@@ -2,6 +2,7 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
+use crate::core::shape::BlockList;
 use crate::error::{Error, Result};
 
 /// A NUL-terminated UTF-8 string argument.
@@ -52,9 +53,9 @@ pub unsafe fn blocks(
     counts: *const u64,
     ndims: usize,
     names: [&str; 2],
-) -> Result<Vec<(Vec<u64>, Vec<u64>)>> {
+) -> Result<BlockList> {
     if nblocks == 0 {
-        return Ok(Vec::new());
+        return Ok(BlockList::new(ndims, Vec::new(), Vec::new()));
     }
     let len = usize::try_from(nblocks)
         .ok()
@@ -64,10 +65,7 @@ pub unsafe fn blocks(
     let offsets: Vec<u64> = unsafe { u64s(offsets, len, names[0]) }?;
     // SAFETY: as above.
     let counts: Vec<u64> = unsafe { u64s(counts, len, names[1]) }?;
-    let row = |values: &[u64], i: usize| values[i * ndims..(i + 1) * ndims].to_vec();
-    Ok((0..nblocks as usize)
-        .map(|i| (row(&offsets, i), row(&counts, i)))
-        .collect())
+    Ok(BlockList::new(ndims, offsets, counts))
 }
 
 /// An array argument of `len` NUL-terminated UTF-8 strings, copied; each is named
