@@ -203,7 +203,7 @@ fn describe_darray(
     writeln!(
         out,
         "  {state}; largest block {}",
-        tuple(&table.largest_block())
+        table.largest_block().map_or("none".into(), |b| tuple(&b))
     )
     .ok();
     if blocks {

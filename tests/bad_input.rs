@@ -136,6 +136,33 @@ fn a_dataset_larger_than_the_free_space_is_no_space_on_every_rank() {
 }
 
 #[test]
+fn a_block_table_larger_than_the_free_space_is_no_space_on_every_rank_and_the_close_returns() {
+    let exe = build_c(&["tests/c/table_room.c"], "table_room");
+    let dir = scratch("table_room");
+    let _disk = SmallDisk::mount(&dir);
+    let job = mpiexec(2, &exe, &["disk/t.h5"], &[], &dir);
+    let lines = rank_lines(&job.stdout);
+    assert!(
+        job.success
+            && lines.len() == 2
+            && lines.iter().all(|l| l.ends_with(
+                "create DAH5_OK, big table DAH5_ERR_NO_SPACE, small table DAH5_OK, close DAH5_OK"
+            )),
+        "{}\n{}",
+        job.stdout,
+        job.stderr
+    );
+    let out = python_inline(
+        "import h5py\n\
+         f = h5py.File('disk/t.h5', 'r')\n\
+         assert 'big' not in f and list(f['small'][()]) == [0, 1], list(f)\n\
+         print('readable')\n",
+        &dir,
+    );
+    assert!(out.contains("readable"), "{out}");
+}
+
+#[test]
 fn a_file_created_where_the_disk_has_no_room_is_no_space_on_every_rank_and_not_left() {
     let exe = build_c(&["tests/c/no_room.c"], "no_room");
     let dir = scratch("no_room");

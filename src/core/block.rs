@@ -222,7 +222,9 @@ impl Dataset {
             let (offset, count) = blocks.get(i);
             format!("block {i} (offset {offset:?} count {count:?})")
         };
-        for (i, (offset, count)) in blocks.iter().enumerate() {
+        // An empty block is legal anywhere (as in a darray's table): nothing to check.
+        let nonempty = |(_, (_, count)): &(usize, (&[u64], &[u64]))| !count.contains(&0);
+        for (i, (offset, count)) in blocks.iter().enumerate().filter(nonempty) {
             check_block(&dims, offset, count).map_err(|e| {
                 let e = e.context(format_args!("dataset {:?} dims {dims:?}", self.name()));
                 match blocks.len() {
@@ -231,9 +233,9 @@ impl Dataset {
                 }
             })?;
         }
-        if self.subfiles.is_some() && blocks.len() != 1 {
+        if self.subfiles.is_some() && blocks.len() > 1 {
             return Err(Error::invalid(format!(
-                "dataset {:?} is a subfiled darray: each rank moves one block a call \
+                "dataset {:?} is a subfiled darray: each rank moves at most one block a call \
                  (dah5_write_block, dah5_read_block), not {}",
                 self.name(),
                 blocks.len()
@@ -435,7 +437,10 @@ impl Dataset {
     /// block touches (`core::subfiles`).
     fn transfer_subfiled(&self, subfiles: &Subfiles, request: BlockRequest<'_>) -> Result<()> {
         let order = self.file.order;
-        // One block: `check_bounds` refuses more.
+        // At most one block: `check_bounds` refuses more.
+        if request.blocks.is_empty() {
+            return Ok(());
+        }
         let (offset, count) = request.blocks.get(0);
         let (offset, count) = (order.to_storage(offset), order.to_storage(count));
         let mem_dtype = request.mem_dtype;

@@ -63,6 +63,8 @@ pub struct BlockTable {
     pub counts: Vec<Vec<u64>>,
     /// The rank of each block, in rank order (schema 3); None: block i is rank i's.
     pub ranks: Option<Vec<u32>>,
+    /// The array's number of dimensions (a table may have no rows).
+    pub ndims: usize,
     /// Whether the blocks cover the whole array.
     pub complete: bool,
 }
@@ -153,6 +155,7 @@ impl BlockTable {
             offsets,
             counts,
             ranks,
+            ndims: dims.len(),
             complete: false,
         };
         // In bounds and disjoint: they cover the array iff their sizes add up to it.
@@ -170,12 +173,19 @@ impl BlockTable {
     }
 
     fn ndims(&self) -> usize {
-        self.counts.first().map_or(0, Vec::len)
+        self.ndims
     }
 
     /// The largest extent of any block in each dimension: the chunk that gives a regular
-    /// decomposition one chunk per block.
-    pub fn largest_block(&self) -> Vec<u64> {
+    /// decomposition one chunk per block. None for a table without blocks.
+    pub fn largest_block(&self) -> Option<Vec<u64>> {
+        if self.offsets.is_empty() {
+            return None;
+        }
+        Some(self.largest_extents())
+    }
+
+    fn largest_extents(&self) -> Vec<u64> {
         (0..self.ndims())
             .map(|d| self.counts.iter().map(|c| c[d]).max().unwrap_or(1))
             .collect()
@@ -207,6 +217,12 @@ impl BlockTable {
     /// Rows of ndims words a block takes in the table dataset.
     fn width(&self) -> u64 {
         width_of(self.schema())
+    }
+
+    /// Bytes of the table's rows in the file.
+    pub fn stored_bytes(&self) -> u64 {
+        let words = self.offsets.len() as u64 * self.width() * self.ndims as u64;
+        words.saturating_mul(8)
     }
 
     /// The rank that wrote row `row`.
@@ -369,6 +385,7 @@ impl Recorded {
             offsets,
             counts,
             ranks: (self.schema == SCHEMA_WITH_RANKS).then_some(ranks),
+            ndims,
             complete: self.complete,
         };
         Ok(self.table.get_or_init(|| table))
@@ -452,6 +469,7 @@ fn read_schema1(dataset: &Id, dims: &[u64]) -> Result<BlockTable> {
         offsets,
         counts,
         ranks: None,
+        ndims,
         complete: false,
     };
     table.complete = element_count(dims) == Some(table.covered());
@@ -473,7 +491,7 @@ mod tests {
         let counts = rows(&[&[2, 3], &[2, 3], &[2, 3], &[2, 3]]);
         let table = BlockTable::validate(&dims, offsets, counts, None, Order::C).unwrap();
         assert!(table.complete);
-        assert_eq!(table.largest_block(), vec![2, 3]);
+        assert_eq!(table.largest_block(), Some(vec![2, 3]));
     }
 
     #[test]

@@ -203,7 +203,9 @@ impl DarrayRequest<'_> {
         if self.subfiled {
             return file.create_subfiled(self, table, write_id, call);
         }
-        let layout = file.layout_of(&self.dataset, Some(&table.largest_block()))?;
+        file.claim_table_room(call, &self.dataset.name, &table)?;
+        let largest = table.largest_block();
+        let layout = file.layout_of(&self.dataset, largest.as_deref())?;
         let name = self.dataset.name.clone();
         let mut dataset = file.create_agreed(self.dataset, &layout)?;
         // From here on, a step that fails on any rank takes the dataset out again on every
@@ -285,6 +287,33 @@ impl File {
         }
         let write_id = gathered[0].last().copied().unwrap_or_default();
         Ok((table, write_id))
+    }
+
+    /// Room for the block table of the darray `name` (rank 0 writes its rows alone, and a
+    /// write that fails there would leave the ranks' HDF5 out of step: `H5Fclose` then
+    /// waits for ever), agreed by every rank: `NO_SPACE` on all of them where it does not
+    /// fit.
+    fn claim_table_room(&self, call: &str, name: &str, table: &BlockTable) -> Result<()> {
+        let what = || {
+            format!(
+                "the block table of {name:?} ({} blocks)",
+                table.offsets.len()
+            )
+        };
+        let claimed = self.claim_room(what, table.stored_bytes(), 0);
+        let elsewhere = |_| {
+            format!(
+                "another rank found no room for {} (its message says why); nothing was created",
+                what()
+            )
+        };
+        collective::settle(
+            &self.shared.comm,
+            call,
+            "room for the block table",
+            claimed,
+            elsewhere,
+        )
     }
 
     /// [`File::take_out`] for a darray: its table dataset goes too, with the groups of

@@ -57,15 +57,33 @@ pub unsafe fn blocks(
     if nblocks == 0 {
         return Ok(BlockList::new(ndims, Vec::new(), Vec::new()));
     }
+    let too_many = || {
+        Error::invalid(format!(
+            "nblocks = {nblocks}: {nblocks} × {ndims} offsets and counts cannot be held in memory"
+        ))
+    };
     let len = usize::try_from(nblocks)
         .ok()
         .and_then(|n| n.checked_mul(ndims))
-        .ok_or_else(|| Error::invalid(format!("nblocks = {nblocks} is too many")))?;
-    // SAFETY: `offsets` has nblocks × ndims entries by this function's contract.
-    let offsets: Vec<u64> = unsafe { u64s(offsets, len, names[0]) }?;
-    // SAFETY: as above.
-    let counts: Vec<u64> = unsafe { u64s(counts, len, names[1]) }?;
-    Ok(BlockList::new(ndims, offsets, counts))
+        .ok_or_else(too_many)?;
+    // The copies are made with room asked for first: a count no memory can hold is an
+    // error, not an abort (and the C arrays are not read before it).
+    let copy = |p: *const u64, name: &str| -> Result<Vec<u64>> {
+        if p.is_null() {
+            return Err(Error::null(name));
+        }
+        let mut values = Vec::new();
+        values.try_reserve_exact(len).map_err(|_| too_many())?;
+        // SAFETY: non-NULL and `len` readable u64s by this function's contract; `len`
+        // u64s fit in memory (the room was reserved).
+        values.extend_from_slice(unsafe { std::slice::from_raw_parts(p, len) });
+        Ok(values)
+    };
+    Ok(BlockList::new(
+        ndims,
+        copy(offsets, names[0])?,
+        copy(counts, names[1])?,
+    ))
 }
 
 /// An array argument of `len` NUL-terminated UTF-8 strings, copied; each is named

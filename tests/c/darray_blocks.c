@@ -220,6 +220,64 @@ int main(int argc, char **argv)
     expect_all(dah5_darray_create_blocks(file, "sub", DAH5_FLOAT64, 1, two, 1, gap_off, gap_cnt,
                                          DAH5_DARRAY_SUBFILED | DAH5_DARRAY_PARTIAL, NULL, &ds),
                DAH5_ERR_INVALID_ARGUMENT, "one block a rank", "subfiled");
+    /* ---- edge cases ---- */
+    /* An empty block anywhere is legal, in the darray and in a transfer. */
+    {
+        uint64_t eo[2] = {2 * (uint64_t)rank, 100}, ec[2] = {2, 0};
+        expect_all(dah5_darray_create_blocks(file, "empty_out", DAH5_FLOAT64, 1, two, 2, eo, ec, 0, NULL, &ds),
+                   DAH5_OK, NULL, "an empty block outside the dims");
+        double v[2] = {1, 2};
+        expect_all(dah5_write_blocks(ds, 2, eo, ec, DAH5_FLOAT64, v, DAH5_COLLECTIVE), DAH5_OK, NULL,
+                   "its blocks written");
+        ok(dah5_dataset_close(&ds), "close");
+    }
+    /* A compressed partial darray where no rank has a block: the default chunks, an empty
+     * table that reads back. */
+    {
+        dah5_dataset_options opts;
+        ok(dah5_dataset_options_init(&opts, DAH5_DATASET_OPTIONS_VERSION), "options");
+        opts.deflate_level = 4;
+        expect_all(dah5_darray_write_blocks(file, "none", DAH5_FLOAT64, 1, ten, 0, NULL, NULL, NULL,
+                                            DAH5_DARRAY_PARTIAL, &opts, &ds),
+                   DAH5_OK, NULL, "a compressed darray without blocks");
+        uint32_t none = 1;
+        ok(dah5_darray_blocks(ds, 0, &none, NULL, NULL), "its empty table");
+        checks++;
+        if (none != 0) {
+            fprintf(stderr, "rank %d: FAIL the empty table has %u blocks\n", rank, none);
+            failures++;
+        }
+        ok(dah5_dataset_close(&ds), "close");
+    }
+    /* nblocks no memory can hold, on the last rank: refused, not an abort, on every rank. */
+    {
+        uint64_t lone[1] = {0};
+        uint64_t nb = rank == size - 1 ? (uint64_t)1 << 45 : 0;
+        expect_all(dah5_darray_create_blocks(file, "huge", DAH5_FLOAT64, 1, ten, nb, lone, lone,
+                                             DAH5_DARRAY_PARTIAL, NULL, &ds),
+                   DAH5_ERR_INVALID_ARGUMENT, NULL, "nblocks = 2^45");
+        if (rank == size - 1)
+            expect(dah5_darray_create_blocks(file, "huge", DAH5_FLOAT64, 1, ten, nb, lone, lone,
+                                             DAH5_DARRAY_PARTIAL, NULL, &ds),
+                   DAH5_ERR_INVALID_ARGUMENT, "cannot be held in memory", "nblocks = 2^45, the message");
+        else
+            expect(dah5_darray_create_blocks(file, "huge", DAH5_FLOAT64, 1, ten, nb, lone, lone,
+                                             DAH5_DARRAY_PARTIAL, NULL, &ds),
+                   DAH5_ERR_INVALID_ARGUMENT, NULL, "nblocks = 2^45 elsewhere");
+    }
+    /* A subfiled darray: dah5_write_blocks moves its rank's one block, or none. */
+    {
+        uint64_t so1[1] = {2 * (uint64_t)rank}, sc1[1] = {2};
+        expect_all(dah5_darray_create(file, "sub_ok", DAH5_FLOAT64, 1, two, so1, sc1, DAH5_DARRAY_SUBFILED, NULL,
+                                      &ds),
+                   DAH5_OK, NULL, "a subfiled darray");
+        double v[2] = {3, 4};
+        expect_all(dah5_write_blocks(ds, 0, NULL, NULL, DAH5_FLOAT64, NULL, DAH5_COLLECTIVE), DAH5_OK, NULL,
+                   "no block, collectively, on a subfiled darray");
+        expect_all(dah5_write_blocks(ds, 1, so1, sc1, DAH5_FLOAT64, v, DAH5_COLLECTIVE), DAH5_OK, NULL,
+                   "its one block");
+        ok(dah5_dataset_close(&ds), "close");
+    }
     ok(dah5_file_close(&file), "close the file");
     free(ro);
     free(rc);
