@@ -8,7 +8,7 @@ use crate::core::collective::{Agreed, Args, Collective};
 use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
-use crate::core::overlap::find_overlap;
+use crate::core::overlap::{find_overlap, spans_disjoint};
 use crate::core::recent_plans::{PlanKey, Planned};
 use crate::core::shape::{BlockList, blocks_byte_len, check_block};
 use crate::core::split::max_piece_bytes;
@@ -247,6 +247,10 @@ impl Dataset {
         let nonempty: Vec<usize> = (0..blocks.len())
             .filter(|&i| !blocks.get(i).1.contains(&0))
             .collect();
+        let nonempty_blocks = nonempty.iter().map(|&i| blocks.get(i));
+        if spans_disjoint(&dims, nonempty_blocks) {
+            return Ok(());
+        }
         let (offsets, counts): (Vec<Vec<u64>>, Vec<Vec<u64>>) = (blocks.iter())
             .map(|(o, c)| (o.to_vec(), c.to_vec()))
             .unzip();

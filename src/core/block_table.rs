@@ -36,7 +36,7 @@ use crate::core::attr::{AttrValue, write_value};
 use crate::core::file::FileShared;
 use crate::core::layout::Layout;
 use crate::core::names::{self, TABLES_GROUP, Wanted, absolute};
-use crate::core::overlap::find_overlap;
+use crate::core::overlap::{find_overlap, spans_disjoint};
 use crate::core::shape::{Order, byte_len, check_block, element_count};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -144,7 +144,12 @@ impl BlockTable {
                 )
             })?;
         }
-        if let Some((a, b)) = find_overlap(&offsets, &counts, &nonempty) {
+        let spans = nonempty.iter().map(|&r| (&offsets[r][..], &counts[r][..]));
+        let overlap = match spans_disjoint(dims, spans) {
+            true => None,
+            false => find_overlap(&offsets, &counts, &nonempty),
+        };
+        if let Some((a, b)) = overlap {
             return Err(Error::invalid(format!(
                 "{} and {} overlap: every element must have one writer",
                 show(a),

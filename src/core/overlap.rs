@@ -2,6 +2,31 @@
 //! comparing pairs: for a darray's block table (blocks of all ranks) and for the blocks of
 //! one `dah5_write_blocks` call.
 
+use crate::core::shape::{element_count, position};
+
+/// Whether the spans of the non-empty in-bounds `blocks` (offset, count) of an array of
+/// `dims` in its row-major order, each from the block's first element to its last, are
+/// disjoint: then no two blocks overlap. One sort, which settles runs of a 1-D array and
+/// slabs of whole rows (a climate model's 30,000 runs: a twentieth of [`find_overlap`]'s
+/// instructions); blocks whose spans interleave (tiles side by side) need `find_overlap`.
+pub(crate) fn spans_disjoint<'a>(
+    dims: &[u64],
+    blocks: impl Iterator<Item = (&'a [u64], &'a [u64])>,
+) -> bool {
+    // Positions fit when the array's elements can be counted (u128 then holds every step).
+    if element_count(dims).is_none() {
+        return false;
+    }
+    let mut spans: Vec<(u128, u128)> = blocks
+        .map(|(offset, count)| {
+            let last = offset.iter().zip(count).map(|(o, c)| o + c - 1);
+            (position(dims, offset.iter().copied()), position(dims, last))
+        })
+        .collect();
+    spans.sort_unstable();
+    spans.windows(2).all(|w| w[0].1 < w[1].0)
+}
+
 /// Blocks as the overlap search cuts them: per piece, the block it is (part of) and its
 /// bounds (`lo` then `hi`, exclusive, ndims each) in one flat array.
 struct Pieces {
@@ -133,6 +158,13 @@ mod tests {
                     .iter()
                     .any(|&b| overlap((&offsets[a], &counts[a]), (&offsets[b], &counts[b])))
             });
+            let dims = vec![10; ndims];
+            let spans = ranks.iter().map(|&r| (&offsets[r][..], &counts[r][..]));
+            // Disjoint spans are never wrong: no pair overlaps.
+            assert!(
+                !(spans_disjoint(&dims, spans) && any),
+                "{offsets:?} {counts:?}"
+            );
             let found = find_overlap(&offsets, &counts, &ranks);
             assert_eq!(found.is_some(), any, "{offsets:?} {counts:?}");
             if let Some((a, b)) = found {

@@ -49,6 +49,13 @@ impl Order {
     }
 }
 
+/// Row-major position of an element in an array of `dims` (u128: no product overflows).
+pub fn position(dims: &[u64], index: impl Iterator<Item = u64>) -> u128 {
+    dims.iter()
+        .zip(index)
+        .fold(0u128, |acc, (&n, i)| acc * n as u128 + i as u128)
+}
+
 /// One rank's blocks of one call, flat: block i's offset is `offsets[i * ndims ..][..ndims]`
 /// and its count likewise (two allocations for any number of blocks).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

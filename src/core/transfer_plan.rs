@@ -11,7 +11,7 @@
 //! A transfer moves at most the largest piece of one MPI-IO call (`core::split`); larger
 //! blocks are cut first.
 
-use crate::core::shape::byte_len;
+use crate::core::shape::{byte_len, position};
 use crate::core::split::{self, Piece};
 use crate::error::Result;
 
@@ -27,13 +27,6 @@ pub struct Transfer {
     pub in_place: bool,
     /// Otherwise, the runs of the caller's buffer in file order: (byte offset, length).
     pub rows: Vec<(usize, usize)>,
-}
-
-/// Row-major position of an element in an array of `dims` (u128: no product overflows).
-fn position(dims: &[u64], index: impl Iterator<Item = u64>) -> u128 {
-    dims.iter()
-        .zip(index)
-        .fold(0u128, |acc, (&n, i)| acc * n as u128 + i as u128)
 }
 
 fn first(dims: &[u64], piece: &Piece) -> u128 {
