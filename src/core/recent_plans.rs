@@ -49,10 +49,15 @@ impl Planned {
         if let Some(selected) = self.selections[i].get() {
             return Ok(selected);
         }
-        let blocks: Vec<(&[u64], &[u64])> = (self.transfers[i].pieces.iter())
-            .map(|p| (&p.offset[..], &p.count[..]))
-            .collect();
-        let selected = h5::space::select_blocks(file_space, &blocks)?;
+        let selected = match &self.transfers[i].pieces[..] {
+            [one] => h5::space::select_block(file_space, &one.offset, &one.count)?,
+            pieces => {
+                let blocks: Vec<(&[u64], &[u64])> = (pieces.iter())
+                    .map(|p| (&p.offset[..], &p.count[..]))
+                    .collect();
+                h5::space::select_blocks(file_space, &blocks)?
+            }
+        };
         Ok(self.selections[i].get_or_init(|| selected))
     }
 }

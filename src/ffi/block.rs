@@ -13,6 +13,8 @@ use crate::ffi::{self, dah5_dataset, from_c};
 
 /// The arguments all four functions share, before the buffer is known.
 struct Raw {
+    /// What the C arrays are called in messages: `offset`, `count` for one block.
+    names: [&'static str; 2],
     nblocks: u64,
     offsets: *const u64,
     counts: *const u64,
@@ -21,7 +23,7 @@ struct Raw {
 }
 
 /// Parse the block arguments of `dataset` and get the buffer of the right length from
-/// `buffer`. One block's arrays are named `offset` and `count`.
+/// `buffer`.
 ///
 /// # Safety
 /// `offsets` and `counts` are NULL or have nblocks × ndims entries; `buffer` is safe to
@@ -31,10 +33,7 @@ unsafe fn block_request<'a>(
     raw: &Raw,
     buffer: impl FnOnce(usize) -> Result<Buffer<'a>>,
 ) -> Result<BlockRequest<'a>> {
-    let names = match raw.nblocks {
-        1 => ["offset", "count"],
-        _ => ["offsets", "counts"],
-    };
+    let names = raw.names;
     let ndims = dataset.ndims();
     // SAFETY: by this function's contract.
     let blocks = unsafe { from_c::blocks(raw.nblocks, raw.offsets, raw.counts, ndims, names) }?;
@@ -101,6 +100,7 @@ pub unsafe extern "C" fn dah5_write_block(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
+        names: ["offset", "count"],
         nblocks: 1,
         offsets: offset,
         counts: count,
@@ -140,6 +140,7 @@ pub unsafe extern "C" fn dah5_read_block(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
+        names: ["offset", "count"],
         nblocks: 1,
         offsets: offset,
         counts: count,
@@ -197,6 +198,7 @@ pub unsafe extern "C" fn dah5_write_blocks(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
+        names: ["offsets", "counts"],
         nblocks,
         offsets,
         counts,
@@ -234,6 +236,7 @@ pub unsafe extern "C" fn dah5_read_blocks(
     xfer_flags: u32,
 ) -> i32 {
     let raw = Raw {
+        names: ["offsets", "counts"],
         nblocks,
         offsets,
         counts,

@@ -1,7 +1,8 @@
 /*
  * block_list.h: many blocks of one rank for the many-block drivers (many_blocks.c,
  * darray_blocks.c): blocks set in the handle's order, their pattern values packed block
- * after block as dah5_write_blocks takes them, and a scrambled order.
+ * after block as dah5_write_blocks takes them and compared with what was read (an
+ * expect.h check), and a scrambled order.
  */
 #ifndef DAH5_TEST_BLOCK_LIST_H
 #define DAH5_TEST_BLOCK_LIST_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "expect.h"
 #include "pattern.h"
 
 /* The file handle's order: 1 for DAH5_ORDER_F. */
@@ -72,6 +74,20 @@ static void scramble(size_t *order, size_t n, unsigned seed)
         order[i - 1] = order[j];
         order[j] = t;
     }
+}
+
+/* Compare `got` with the pattern values of the blocks; count a failure naming `what`. */
+static void compare(uint32_t ndims, const uint64_t *dims, size_t nblocks, const uint64_t *offsets,
+                    const uint64_t *counts, const double *got, const char *what)
+{
+    size_t n;
+    double *want = pack(ndims, dims, nblocks, offsets, counts, &n);
+    checks++;
+    if (n && memcmp(want, got, n * sizeof *got) != 0) {
+        fprintf(stderr, "rank %d: FAIL %s: values differ\n", rank, what);
+        failures++;
+    }
+    free(want);
 }
 
 /* The tiles of a 2-D block-cyclic matrix of ntiles[0] × ntiles[1] tiles of tile[0] ×

@@ -34,20 +34,6 @@ static void handle_dims(uint32_t ndims, const uint64_t *storage, uint64_t *out)
         out[fortran ? ndims - 1 - d : d] = storage[d];
 }
 
-/* Compare `got` with the pattern values of the blocks; count a failure naming `what`. */
-static void compare(uint32_t ndims, const uint64_t *dims, size_t nblocks, const uint64_t *offsets,
-                    const uint64_t *counts, const double *got, const char *what)
-{
-    size_t n;
-    double *want = pack(ndims, dims, nblocks, offsets, counts, &n);
-    checks++;
-    if (n && memcmp(want, got, n * sizeof *got) != 0) {
-        fprintf(stderr, "rank %d: FAIL %s: values differ\n", rank, what);
-        failures++;
-    }
-    free(want);
-}
-
 /* The table of `ds`: nblocks as expected, the ranks in rank order, and as many rows of
  * each rank as `per_rank(r)` says. */
 static void check_table(dah5_dataset *ds, uint32_t want, size_t (*per_rank)(int))
