@@ -83,6 +83,15 @@
 #define DAH5_CONVERT 2
 
 /**
+ * Transfer flag of `dah5_write_block` and `dah5_write_blocks`: write behind the caller.
+ * The call checks what a write checks, starts the write and returns; `buf` must stay
+ * allocated and unmodified until `dah5_file_wait`, `dah5_file_flush` or `dah5_file_close`
+ * on the file returns. Independent writes of contiguous datasets only, in the dataset's
+ * own dtype (docs/c-api.md, "Writes behind compute").
+ */
+#define DAH5_ASYNC 4
+
+/**
  * Dataset option flag: fill the dataset with zeros when it is created (costs a full write).
  */
 #define DAH5_FILL_ZEROS 1
@@ -1232,6 +1241,22 @@ int32_t dah5_file_open_with(int32_t comm,
  * @return `DAH5_OK`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_INVALID_HANDLE`, or an I/O status.
  */
 int32_t dah5_file_flush(struct dah5_file *file);
+
+/**
+ * Wait until this rank's writes behind (`DAH5_ASYNC`) on the file are in it; then their
+ * buffers are the caller's again. Returns the first failure of any of them (with its
+ * message: which dataset, how many bytes where, and why), and again at every later wait,
+ * flush and close: a failed write is sticky, and the close then fails on every rank.
+ *
+ * **Local**: only this rank's writes, no communication; it never waits for another rank.
+ * Other ranks see the data after `dah5_file_flush` (or in atomic mode, where
+ * `DAH5_ASYNC` writes at once).
+ *
+ * @return `DAH5_OK` (also when nothing was started), `DAH5_ERR_NULL_ARGUMENT`,
+ *         `DAH5_ERR_INVALID_HANDLE`, or the failed write's status (`DAH5_ERR_NO_SPACE`,
+ *         `DAH5_ERR_IO`, `DAH5_ERR_PERMISSION`, ...).
+ */
+int32_t dah5_file_wait(struct dah5_file *file);
 
 /**
  * Close a file, and first every dataset of it still open (their handles become invalid).

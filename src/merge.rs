@@ -56,6 +56,7 @@ fn block<'a>(
         convert: false,
         collective,
         buffer,
+        lent: None,
     }
 }
 

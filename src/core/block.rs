@@ -9,14 +9,18 @@ use crate::core::convert;
 use crate::core::dataset::Dataset;
 use crate::core::disk_space;
 use crate::core::overlap::{find_overlap, spans_disjoint};
+use crate::core::raw_data::{self, Place};
 use crate::core::recent_plans::{PlanKey, Planned};
+use crate::core::runs::{byte_span, for_each_run};
 use crate::core::shape::{BlockList, blocks_byte_len, check_block};
 use crate::core::split::max_piece_bytes;
 use crate::core::subfiles::{SubfiledRead, Subfiles};
 use crate::core::transfer_plan::{self, Transfer};
+use crate::core::write_behind::Job;
 use crate::dtype::{Class, Dtype};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
+use crate::lent::Lent;
 use crate::mpi::agree::{agree, decode_failure, failure_word};
 
 /// The caller's memory: read from by a write, written to by a read.
@@ -53,6 +57,9 @@ pub struct BlockRequest<'a> {
     /// Every rank takes part (with an empty block where it has nothing to move).
     pub collective: bool,
     pub buffer: Buffer<'a>,
+    /// A write's source (the same bytes as `buffer`) lent beyond the call: the write goes
+    /// on behind the caller (`DAH5_ASYNC`, `core::write_behind`).
+    pub lent: Option<Lent>,
 }
 
 impl BlockRequest<'_> {
@@ -206,11 +213,44 @@ impl Dataset {
             )));
         }
         match (&request.buffer, mem != stored) {
+            _ if request.lent.is_some() => self.check_behind(request),
             (Buffer::Source(bytes), true) => {
                 convert::check_values_fit(mem, stored, bytes, self.name())
             }
             (Buffer::Source(_), false) => Ok(()),
             (Buffer::Sink(_), _) => self.file.check_unchanged(),
+        }
+    }
+
+    /// What a write behind (`DAH5_ASYNC`) needs beyond a write's checks: this rank alone,
+    /// the caller's bytes as they are, and a dataset whose elements sit at one place in the
+    /// file (`core::raw_data`), as a subfiled darray's do not.
+    fn check_behind(&self, request: &BlockRequest<'_>) -> Result<()> {
+        let refuse = |why: &str| {
+            Err(Error::invalid(format!(
+                "DAH5_ASYNC: dataset {:?} {why}; write it without DAH5_ASYNC",
+                self.name()
+            )))
+        };
+        if request.collective {
+            return refuse(
+                "is written collectively (DAH5_COLLECTIVE): a write behind is this rank's alone",
+            );
+        }
+        if request.mem_dtype != self.dtype() {
+            return refuse(&format!(
+                "holds {}, and a write behind moves the caller's bytes as they are, without \
+                 conversion (mem_dtype is {})",
+                self.dtype().name(),
+                request.mem_dtype.name()
+            ));
+        }
+        if self.subfiles.is_some() {
+            return refuse("is a subfiled darray");
+        }
+        match raw_data::place(&self.id)? {
+            Place::At { .. } => Ok(()),
+            Place::Unfit(why) => refuse(why),
         }
     }
 
@@ -348,6 +388,14 @@ impl Dataset {
         if let Some(subfiles) = &self.subfiles {
             return self.transfer_subfiled(subfiles, request);
         }
+        // A write behind the caller, unless the file is in atomic mode: there a write must
+        // be seen by other ranks once its call returns, which only a write made now can.
+        if let Some(lent) = request.lent
+            && !self.file.atomic()
+        {
+            return self.write_behind(&request.blocks, lent);
+        }
+        self.wait_for_writes_behind(&request.blocks)?;
         let plan = Plan {
             planned,
             mem_dtype: request.mem_dtype,
@@ -435,6 +483,46 @@ impl Dataset {
                 self.name()
             ),
         ))
+    }
+
+    /// Start a write behind the caller of `blocks` from `buffer` (`core::write_behind`):
+    /// the runs of each block at the file offsets of the dataset's data.
+    fn write_behind(&self, blocks: &BlockList, buffer: Lent) -> Result<()> {
+        let Place::At { offset: base, .. } = raw_data::place(&self.id)? else {
+            return Err(Error::new(ErrorKind::Panic, "checked as writable behind"));
+        };
+        let (order, elem) = (self.file.order, self.dtype().size() as u64);
+        let mut runs = Vec::new();
+        for (offset, count) in blocks.iter() {
+            let (offset, count) = (order.to_storage(offset), order.to_storage(count));
+            for_each_run(&self.storage_dims, &offset, &count, elem, |at, len| {
+                runs.push((base + at, len));
+                Ok(())
+            })?;
+        }
+        let job = Job::new(self.name(), buffer, runs);
+        self.file.behind.start(&self.file.path, job)
+    }
+
+    /// Before a transfer of `blocks` through HDF5: wait for this rank's writes behind of
+    /// the same bytes, which it must see (a read) or land after (a write).
+    fn wait_for_writes_behind(&self, blocks: &BlockList) -> Result<()> {
+        let behind = &self.file.behind;
+        if !behind.busy() {
+            return Ok(());
+        }
+        // Writes behind go only to datasets with a place.
+        let Place::At { offset: base, .. } = raw_data::place(&self.id)? else {
+            return Ok(());
+        };
+        let (order, elem) = (self.file.order, self.dtype().size() as u64);
+        for (offset, count) in blocks.iter() {
+            let (offset, count) = (order.to_storage(offset), order.to_storage(count));
+            if let Some(span) = byte_span(&self.storage_dims, &offset, &count, elem) {
+                behind.wait_for(&(base + span.start..base + span.end));
+            }
+        }
+        Ok(())
     }
 
     /// A subfiled darray's transfer: to this rank's subfile, or from the subfiles the

@@ -227,6 +227,7 @@ impl DarrayRequest<'_> {
                 convert: false,
                 collective,
                 buffer: Buffer::Source(data),
+                lent: None,
             };
             let data_written = if many {
                 collective::run_either(collective, &mut dataset, Ok(WriteBlocks::new(blocks)))

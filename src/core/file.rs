@@ -1,6 +1,7 @@
 //! Files: collective create, open, flush and close, with agreement first and sticky failures.
 
 use std::cell::{RefCell, RefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::core::alignment;
@@ -11,6 +12,7 @@ use crate::core::environment;
 use crate::core::layout::Layout;
 use crate::core::shape::Order;
 use crate::core::stamp::Stamp;
+use crate::core::write_behind::WriteBehind;
 use crate::core::writer_lock::{self, Holder, WriterLock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
@@ -383,6 +385,10 @@ pub struct FileShared {
     pub(crate) transfer_lists: [OnceLock<Id>; 2],
     /// This rank's last many-block plans (`core::recent_plans`).
     pub(crate) recent_plans: crate::core::recent_plans::RecentPlans,
+    /// This rank's writes behind (`DAH5_ASYNC`, `core::write_behind`).
+    pub(crate) behind: WriteBehind,
+    /// MPI atomic mode is on ([`SetAtomic`]): a write behind is then made at once.
+    atomic: AtomicBool,
     /// HDF5 locks the file (and the subfiles it opens) while open (`DAH5_NO_FILE_LOCKING`
     /// turns it off, for file systems without flock).
     pub file_locking: bool,
@@ -468,6 +474,39 @@ impl FileShared {
         ))
     }
 
+    /// Whether MPI atomic mode is on.
+    pub fn atomic(&self) -> bool {
+        self.atomic.load(Ordering::Relaxed)
+    }
+
+    /// Wait for this rank's writes behind; one that failed is remembered as a failed write
+    /// (then the file's close fails on every rank) and returned.
+    pub fn wait_for_writes(&self) -> Result<()> {
+        self.behind.wait().inspect_err(|e| self.record_failure(e))
+    }
+
+    /// The error of a call told that an earlier write failed on the rank of `word`
+    /// (`failure_word`): this rank's own (`own`) or another's.
+    fn failed_write(&self, word: u64, own: Option<Error>) -> Error {
+        let (failed_rank, kind) = decode_failure(&self.comm, word);
+        match own {
+            Some(e) if failed_rank == self.comm.rank() => Error::new(
+                e.kind,
+                format!(
+                    "an earlier write to this file failed, so the file is incomplete: {}",
+                    e.message
+                ),
+            ),
+            _ => Error::new(
+                kind,
+                format!(
+                    "an earlier write to this file failed on rank {failed_rank}, so the file \
+                     is incomplete (that rank's message says why)"
+                ),
+            ),
+        }
+    }
+
     fn failure(&self) -> Option<Error> {
         self.failure
             .lock()
@@ -544,27 +583,49 @@ impl Collective for SetAtomic {
     }
 
     fn act(self, file: &mut File, _: Agreed) -> Result<()> {
-        h5::file::set_atomicity(&file.id, self.0)
+        h5::file::set_atomicity(&file.id, self.0)?;
+        file.shared.atomic.store(self.0, Ordering::Relaxed);
+        Ok(())
     }
 }
 
-/// `dah5_file_flush`: everything to storage; afterwards a new opener sees the data.
+/// `dah5_file_flush`: everything to storage; afterwards a new opener sees the data. Every
+/// rank's writes behind end first, and one that failed on any rank fails the flush on
+/// every rank.
 pub struct Flush;
 
 impl Collective for Flush {
     const NAME: &'static str = "dah5_file_flush";
+    const NEEDS_MAX: bool = true;
     type Target = File;
     type Output = ();
+
+    fn check(self, file: &File) -> Result<Self> {
+        // Before the agreement, so that after it every rank's writes are in the file. One
+        // that failed is not this rank's check failing (the flush goes on, as for every
+        // rank): it is told to all in `local_max`.
+        let _ = file.shared.wait_for_writes();
+        Ok(self)
+    }
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
         file.args(Self::NAME)
     }
 
-    fn act(self, file: &mut File, _: Agreed) -> Result<()> {
+    fn local_max(&self, file: &File) -> u64 {
+        let failed = file.shared.behind.failure();
+        failed.map_or(0, |e| failure_word(&file.shared.comm, e.kind))
+    }
+
+    fn act(self, file: &mut File, agreed: Agreed) -> Result<()> {
         h5::file::flush(&file.id)
             .map_err(|e| disk_space::classify(e, &file.shared.path))
             .and_then(|()| file.shared.subfiles.sync())
-            .inspect_err(|e| file.shared.record_failure(e))
+            .inspect_err(|e| file.shared.record_failure(e))?;
+        match agreed.max {
+            0 => Ok(()),
+            word => Err(file.shared.failed_write(word, file.shared.behind.failure())),
+        }
     }
 }
 
@@ -580,6 +641,12 @@ impl Collective for CloseFile {
 
     fn args<'a>(&'a self, file: &'a File) -> Args<'a> {
         file.args(Self::NAME)
+    }
+
+    fn check(self, file: &File) -> Result<Self> {
+        // A write behind that failed is then a failed write of this rank (`local_max`).
+        let _ = file.shared.wait_for_writes();
+        Ok(self)
     }
 
     fn local_max(&self, file: &File) -> u64 {
@@ -691,6 +758,8 @@ impl File {
                 subfiles: Default::default(),
                 transfer_lists: Default::default(),
                 recent_plans: Default::default(),
+                behind: Default::default(),
+                atomic: AtomicBool::new(options.atomic),
                 file_locking: options.tuning.file_locking,
                 writes_visible_at_once,
                 large_attributes,
@@ -709,6 +778,11 @@ impl File {
 
     pub fn order(&self) -> Order {
         self.shared.order
+    }
+
+    /// `dah5_file_wait`: wait for this rank's writes behind (local).
+    pub fn wait_for_writes(&self) -> Result<()> {
+        self.shared.wait_for_writes()
     }
 
     /// The file in an agreement's arguments.
@@ -765,6 +839,8 @@ impl File {
         }
         result = result.and(self.shared.closes().close_unmatched());
         result = result.and(self.id.close());
+        // Every write behind ended at the agreement: this ends the thread.
+        let _ = self.shared.behind.finish();
         self.shared.room.release_reserved();
         result?;
         let own = self.shared.failure();
@@ -773,23 +849,6 @@ impl File {
             // failed after it (`core::closing`), which only this rank can report.
             return own.map_or(Ok(()), Err);
         }
-        let comm = &self.shared.comm;
-        let (failed_rank, kind) = decode_failure(comm, agreed.failure_word);
-        Err(match own {
-            Some(e) if failed_rank == comm.rank() => Error::new(
-                e.kind,
-                format!(
-                    "an earlier write to this file failed, so the file is incomplete: {}",
-                    e.message
-                ),
-            ),
-            _ => Error::new(
-                kind,
-                format!(
-                    "an earlier write to this file failed on rank {failed_rank}, so the file \
-                     is incomplete (that rank's message says why)"
-                ),
-            ),
-        })
+        Err(self.shared.failed_write(agreed.failure_word, own))
     }
 }

@@ -25,7 +25,9 @@ pub mod overlap;
 pub mod process;
 #[cfg(test)]
 mod properties;
+pub mod raw_data;
 pub mod recent_plans;
+pub mod runs;
 pub mod shape;
 pub mod split;
 pub mod stamp;
@@ -33,4 +35,5 @@ pub mod subfiles;
 pub mod transfer_plan;
 pub mod unsynced;
 pub mod without_mpi;
+pub mod write_behind;
 pub mod writer_lock;

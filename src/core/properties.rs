@@ -6,9 +6,9 @@
 use crate::core::block_table::BlockTable;
 use crate::core::darray::partition;
 use crate::core::layout::{self, LayoutRequest, UNLIMITED};
+use crate::core::runs::for_each_run;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, element_count};
 use crate::core::split;
-use crate::core::without_mpi::for_each_run;
 
 /// xorshift64*: deterministic, good enough to wander over the input space.
 struct Random(u64);

@@ -16,6 +16,8 @@ use crate::core::block::{Buffer, Direction};
 use crate::core::block_table::{BlockTable, Blocks, RowWriter};
 use crate::core::disk_space;
 use crate::core::layout::Layout;
+use crate::core::raw_data::{self, Place};
+use crate::core::runs::for_each_run;
 use crate::core::shape::{Order, byte_len, check_block, check_dims, data_bytes};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -156,24 +158,10 @@ impl Direct {
         let fapl = h5::plist::serial_file_access(locks.hdf5)?;
         let file = h5::file::open(path, false, &fapl).map_err(context)?;
         let dataset = h5::dataset::open(&file, name).map_err(context)?;
-        let storage = h5::dataset::storage(&dataset).map_err(context)?;
-        if !storage.contiguous {
-            return Err(refuse(name, "is not contiguous (chunked or compact)"));
-        }
-        if storage.filtered {
-            return Err(refuse(name, "is compressed or filtered"));
-        }
-        if storage.external {
-            return Err(refuse(name, "keeps its data in external files"));
-        }
-        let data_offset = storage
-            .offset
-            .ok_or_else(|| refuse(name, "has no storage allocated yet"))?;
-        let file_type = h5::dataset::file_type(&dataset)?;
-        let dtype = h5::types::dtype_of(file_type.raw()).map_err(context)?;
-        if !h5::types::equal(&file_type, &h5::types::native(dtype)?)? {
-            return Err(refuse(name, "is stored in a foreign byte order or layout"));
-        }
+        let (data_offset, dtype) = match raw_data::place(&dataset).map_err(context)? {
+            Place::At { offset, dtype } => (offset, dtype),
+            Place::Unfit(why) => return Err(refuse(name, why)),
+        };
         let (storage_dims, _) = h5::space::extents(&h5::dataset::space(&dataset)?)?;
         dataset.close()?;
         file.close()?;
@@ -288,55 +276,6 @@ impl Direct {
     }
 }
 
-/// Call `f(byte offset, byte length)` for each contiguous run of the block `offset, count`
-/// (storage order) of an array of `dims` with `elem`-byte elements, in file order: the
-/// block's bytes in C order are the runs one after another. Dimensions after the last one
-/// the block does not span completely are folded into each run.
-pub fn for_each_run(
-    dims: &[u64],
-    offset: &[u64],
-    count: &[u64],
-    elem: u64,
-    mut f: impl FnMut(u64, u64) -> Result<()>,
-) -> Result<()> {
-    if count.contains(&0) {
-        return Ok(());
-    }
-    let n = dims.len();
-    // strides[d]: elements between consecutive indices of dimension d.
-    let mut strides = vec![1u64; n];
-    for d in (0..n.saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * dims[d + 1];
-    }
-    // The last dimension the block does not span whole; everything after it is one run.
-    let split = (0..n)
-        .rev()
-        .find(|&d| offset[d] != 0 || count[d] != dims[d])
-        .unwrap_or(0);
-    let run = count[split] * strides[split] * elem;
-    let mut index = vec![0u64; split]; // position within the block in dims 0..split
-    loop {
-        let element: u64 = (0..split)
-            .map(|d| (offset[d] + index[d]) * strides[d])
-            .sum::<u64>()
-            + offset[split] * strides[split];
-        f(element * elem, run)?;
-        // Next index, last dimension fastest.
-        let mut d = split;
-        loop {
-            if d == 0 {
-                return Ok(());
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < count[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
-}
-
 /// An advisory fcntl write lock on a byte range of the file, released on drop: the
 /// serialized mode for file systems without coherent concurrent writes.
 struct WriteLock<'a> {
@@ -355,60 +294,5 @@ impl<'a> WriteLock<'a> {
 impl Drop for WriteLock<'_> {
     fn drop(&mut self) {
         let _ = os::lock_range(self.file, false, self.start, self.len);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn runs(dims: &[u64], offset: &[u64], count: &[u64]) -> Vec<(u64, u64)> {
-        let mut out = Vec::new();
-        for_each_run(dims, offset, count, 8, |o, l| {
-            out.push((o, l));
-            Ok(())
-        })
-        .unwrap();
-        out
-    }
-
-    #[test]
-    fn whole_rows_are_one_run_and_partial_rows_one_run_each() {
-        // Rows 2..5 of (6, 4): one run of 3 * 4 elements at element 8.
-        assert_eq!(runs(&[6, 4], &[2, 0], &[3, 4]), vec![(64, 96)]);
-        // Columns 1..3 of rows 2..4: one run per row.
-        assert_eq!(runs(&[6, 4], &[2, 1], &[2, 2]), vec![(72, 16), (104, 16)]);
-        // The whole array.
-        assert_eq!(runs(&[2, 3], &[0, 0], &[2, 3]), vec![(0, 48)]);
-        // 3-D: planes are whole, rows partial in dim 1.
-        assert_eq!(
-            runs(&[2, 4, 3], &[1, 1, 0], &[1, 2, 3]),
-            vec![((12 + 3) * 8, 48)]
-        );
-        assert_eq!(
-            runs(&[2, 4, 3], &[0, 0, 1], &[2, 1, 1]),
-            vec![(8, 8), (104, 8)]
-        );
-        assert!(runs(&[4], &[1], &[0]).is_empty());
-    }
-
-    #[test]
-    fn runs_cover_the_block_in_order() {
-        let (dims, offset, count) = ([5u64, 4, 3], [1u64, 1, 1], [3u64, 2, 2]);
-        let mut elements = Vec::new();
-        for_each_run(&dims, &offset, &count, 1, |o, l| {
-            elements.extend(o..o + l);
-            Ok(())
-        })
-        .unwrap();
-        let mut expected = Vec::new();
-        for i in 1..4 {
-            for j in 1..3 {
-                for k in 1..3 {
-                    expected.push(i * 12 + j * 3 + k);
-                }
-            }
-        }
-        assert_eq!(elements, expected);
     }
 }

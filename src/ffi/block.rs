@@ -7,9 +7,11 @@ use crate::core::block::{BlockRequest, Buffer, ReadBlock, ReadBlocks, WriteBlock
 use crate::core::collective::Collective;
 use crate::core::dataset::Dataset;
 use crate::core::shape::blocks_byte_len;
+use crate::error::Error;
 use crate::error::Result;
-use crate::ffi::consts::{dtype_from_code, is_collective, transfer_convert};
+use crate::ffi::consts::{DAH5_ASYNC, dtype_from_code, is_collective, transfer_convert};
 use crate::ffi::{self, dah5_dataset, from_c};
+use crate::lent::Lent;
 
 /// The arguments all four functions share, before the buffer is known.
 struct Raw {
@@ -38,14 +40,26 @@ unsafe fn block_request<'a>(
     // SAFETY: by this function's contract.
     let blocks = unsafe { from_c::blocks(raw.nblocks, raw.offsets, raw.counts, ndims, names) }?;
     let mem_dtype = dtype_from_code(raw.mem_dtype, "mem_dtype")?;
-    let convert = transfer_convert(raw.xfer_flags)?;
+    let convert = transfer_convert(raw.xfer_flags & !DAH5_ASYNC)?;
     let buffer = buffer(blocks_byte_len(&blocks, mem_dtype.size(), names[1])?)?;
+    let lent = match (&buffer, raw.xfer_flags & DAH5_ASYNC != 0) {
+        (_, false) => None,
+        // SAFETY: with DAH5_ASYNC the caller keeps `buf` allocated and unmodified until
+        // dah5_file_wait, flush or close returns (the write functions' contract).
+        (Buffer::Source(bytes), true) => Some(unsafe { Lent::new(bytes) }),
+        (Buffer::Sink(_), true) => {
+            return Err(Error::invalid(
+                "xfer_flags has DAH5_ASYNC, which is for writes: reads are synchronous",
+            ));
+        }
+    };
     Ok(BlockRequest {
         blocks,
         mem_dtype,
         convert,
         collective: is_collective(raw.xfer_flags),
         buffer,
+        lent,
     })
 }
 

@@ -39,6 +39,12 @@ pub const DAH5_COLLECTIVE: u32 = 0x1;
 /// a read stops. Fractions are dropped toward zero, as in a C cast. Without the flag
 /// differing dtypes are `DAH5_ERR_TYPE_MISMATCH`.
 pub const DAH5_CONVERT: u32 = 0x2;
+/// Transfer flag of `dah5_write_block` and `dah5_write_blocks`: write behind the caller.
+/// The call checks what a write checks, starts the write and returns; `buf` must stay
+/// allocated and unmodified until `dah5_file_wait`, `dah5_file_flush` or `dah5_file_close`
+/// on the file returns. Independent writes of contiguous datasets only, in the dataset's
+/// own dtype (docs/c-api.md, "Writes behind compute").
+pub const DAH5_ASYNC: u32 = 0x4;
 
 /// Dataset option flag: fill the dataset with zeros when it is created (costs a full write).
 pub const DAH5_FILL_ZEROS: u32 = 0x1;

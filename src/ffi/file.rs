@@ -183,6 +183,23 @@ pub extern "C" fn dah5_file_flush(file: *mut dah5_file) -> i32 {
     ffi::collective(file, |_| Ok(Flush), |_, ()| Ok(()))
 }
 
+/// Wait until this rank's writes behind (`DAH5_ASYNC`) on the file are in it; then their
+/// buffers are the caller's again. Returns the first failure of any of them (with its
+/// message: which dataset, how many bytes where, and why), and again at every later wait,
+/// flush and close: a failed write is sticky, and the close then fails on every rank.
+///
+/// **Local**: only this rank's writes, no communication; it never waits for another rank.
+/// Other ranks see the data after `dah5_file_flush` (or in atomic mode, where
+/// `DAH5_ASYNC` writes at once).
+///
+/// @return `DAH5_OK` (also when nothing was started), `DAH5_ERR_NULL_ARGUMENT`,
+///         `DAH5_ERR_INVALID_HANDLE`, or the failed write's status (`DAH5_ERR_NO_SPACE`,
+///         `DAH5_ERR_IO`, `DAH5_ERR_PERMISSION`, ...).
+#[unsafe(no_mangle)]
+pub extern "C" fn dah5_file_wait(file: *mut dah5_file) -> i32 {
+    ffi::local("dah5_file_wait", file, File::wait_for_writes)
+}
+
 /// Close a file, and first every dataset of it still open (their handles become invalid).
 /// Sets `*file = NULL`. NULL or `*file == NULL` is a no-op.
 ///
