@@ -1,7 +1,8 @@
 //! A rank leaves the program with a file open (exit(), a return from main without
 //! MPI_Finalize, Fortran's error stop) while the others wait: the job ends as MPI ends it
 //! without dah5 (it hung in HDF5's exit handler, which closes files collectively), with a
-//! line on stderr per leaving rank naming the file, and the file opens as of its last flush.
+//! line on stderr per leaving rank naming the file, and the file opens as of its last flush
+//! (also when the leaving rank has a write behind, `DAH5_ASYNC`, in flight).
 
 mod common;
 
@@ -57,6 +58,8 @@ fn a_rank_that_exits_with_a_file_open_ends_the_job_and_leaves_the_file_as_of_its
     for (mode, wait, ranks) in [
         ("exit", "allreduce", 2),
         ("exit", "flush", 3),
+        ("behind", "allreduce", 2),
+        ("behind", "flush", 3),
         ("return", "allreduce", 3),
         ("return", "flush", 2),
         ("all-exit", "flush", 2),

@@ -49,3 +49,30 @@ fn writes_behind_on_1_to_4_ranks_ending_with_a_wait_a_flush_or_a_close() {
     run_and_check(4, "f", "close");
     run_and_check(4, "c", "wait");
 }
+
+/// A write behind that fails after its call returned (the last rank may not write past
+/// 4 MiB: EFBIG on its write-behind thread) is said by that rank's wait and by the flush
+/// and the close on every rank; the file stays valid, with every other block in it.
+#[test]
+fn a_write_behind_that_fails_after_returning_fails_the_flush_and_close_on_every_rank() {
+    let exe = build_c(&["tests/c/behind_fails.c"], "behind_fails");
+    for ranks in [2, 3] {
+        let dir = scratch(&format!("behind_fails_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["fails.h5"], &[], &dir);
+        assert!(out.contains(" 0 failures"), "{out}");
+        let header = h5dump_header(&dir, "fails.h5");
+        assert!(header.contains("DATASET \"big\""), "{header}");
+        let code = format!(
+            "import h5py, numpy as np\n\
+             f = h5py.File('fails.h5', 'r')\n\
+             n, size = 1 << 20, {ranks}\n\
+             assert np.array_equal(f['small'][...], np.arange(size))\n\
+             l = np.arange((size - 1) * n)\n\
+             assert np.array_equal(f['big'][:(size - 1) * n], l + l / 1024.0)\n\
+             assert not f['big'][(size - 1) * n:].any()\n\
+             print('the other blocks are in')\n"
+        );
+        let checked = python_inline(&code, &dir);
+        assert!(checked.contains("the other blocks are in"), "{checked}");
+    }
+}

@@ -7,6 +7,8 @@
  *   mpiexec -n N ./exit_open PATH exit|return|all-exit|early WAIT
  *
  *   exit      the last rank calls exit(3)
+ *   behind    the last rank starts a write behind (DAH5_ASYNC) of "unflushed", then calls
+ *             exit(3) without waiting for it
  *   early     the last rank calls exit(3) right after the create, before any flush
  *   return    the last rank returns 0 from main without MPI_Finalize
  *   all-exit  every rank calls exit(0) without MPI_Finalize
@@ -52,7 +54,9 @@ int main(int argc, char **argv)
     if (leaves) {
         if (strcmp(mode, "return") == 0)
             return 0;
-        exit(strcmp(mode, "exit") == 0 ? 3 : 0);
+        if (strcmp(mode, "behind") == 0)
+            check(dah5_write_block(unflushed, offset, dims, DAH5_FLOAT64, values, DAH5_ASYNC), "write behind");
+        exit(strcmp(mode, "all-exit") == 0 ? 0 : 3);
     }
 wait:
     if (strcmp(wait, "allreduce") == 0) {
