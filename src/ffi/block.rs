@@ -90,6 +90,17 @@ fn transfer<C: Collective<Target = Dataset, Output = ()>>(
 /// is `DAH5_ERR_UNSUPPORTED` on the rank that tries, and nothing is written: pass
 /// `DAH5_COLLECTIVE` there (docs/stacks.md).
 ///
+/// With `DAH5_ASYNC` the write goes on **behind the caller**: the call checks everything a
+/// write checks, starts the write and returns; `buf` must then stay allocated and
+/// unmodified until `dah5_file_wait`, `dah5_file_flush` or `dah5_file_close` on the file
+/// returns. A later read or write of the same elements on this rank waits for it; nothing
+/// else does (creating, closing datasets, attributes go on while the data moves).
+/// Independent writes of contiguous datasets in the dataset's own dtype only (collective,
+/// chunked or compressed, `DAH5_CONVERT` to another dtype, a subfiled darray:
+/// `DAH5_ERR_INVALID_ARGUMENT`); in atomic mode the write is made at once. A write that
+/// fails after the call returned is said by this rank's `dah5_file_wait` and by the next
+/// flush and the close on every rank.
+///
 /// @param dataset     an open dataset of a writable file.
 /// @param offset      ndims start indices (0-based), in the file handle's order.
 /// @param count       ndims extents; any zero means an empty block (always legal).
@@ -98,7 +109,8 @@ fn transfer<C: Collective<Target = Dataset, Output = ()>>(
 ///                    does not fit is `DAH5_ERR_TYPE_MISMATCH` and nothing is written).
 /// @param buf         the block, contiguous, in the handle's order (row-major for C order,
 ///                    column-major with `DAH5_ORDER_F`).
-/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
+/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`, or
+///                    `DAH5_ASYNC`.
 /// @return `DAH5_OK`, `DAH5_ERR_OUT_OF_BOUNDS`, `DAH5_ERR_TYPE_MISMATCH`,
 ///         `DAH5_ERR_READ_ONLY`, `DAH5_ERR_NULL_ARGUMENT`, `DAH5_ERR_UNSUPPORTED`, ...
 ///
@@ -178,6 +190,9 @@ pub unsafe extern "C" fn dah5_read_block(
 /// with its rules for dtypes, conversion, order, visibility and failed writes. Every rank of
 /// a collective call calls `dah5_write_blocks` (not `dah5_write_block`).
 ///
+/// With `DAH5_ASYNC` the blocks are written behind the caller, as `dah5_write_block` says
+/// (each block's rows straight from `buf`, no copy).
+///
 /// HDF5 moves the elements of many blocks in the file's order, not block after block:
 /// where the blocks' rows interleave in the file (tiles side by side) or the blocks are not
 /// given in file order, dah5 copies them once into a buffer in file order (as many bytes as
@@ -192,7 +207,8 @@ pub unsafe extern "C" fn dah5_read_block(
 /// @param counts      nblocks × ndims extents, likewise; a block with a zero count is empty.
 /// @param mem_dtype   the type of the elements in `buf` (see `dah5_write_block`).
 /// @param buf         the blocks one after another, each packed in the handle's order.
-/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`.
+/// @param xfer_flags  `DAH5_INDEPENDENT` (0), `DAH5_COLLECTIVE`, `| DAH5_CONVERT`, or
+///                    `DAH5_ASYNC`.
 /// @return `DAH5_OK`; `DAH5_ERR_OUT_OF_BOUNDS` naming the first block out of the dataset;
 ///         `DAH5_ERR_INVALID_ARGUMENT` naming two blocks that overlap, or when `buf`'s size
 ///         is not the blocks'; the errors of `dah5_write_block`. Nothing is written when a

@@ -173,7 +173,10 @@ pub unsafe extern "C" fn dah5_file_open_with(
 /// Write everything HDF5 holds for the file to storage. Afterwards a new opener of the file
 /// sees all data written before the flush. Each rank also puts on storage (fsync) the
 /// subfiles of subfiled darrays it wrote through this file. A failure is remembered and
-/// reported again by `dah5_file_close`.
+/// reported again by `dah5_file_close`. Every rank's writes behind (`DAH5_ASYNC`) are
+/// completed first (their buffers are the caller's again when this returns); one that
+/// failed on any rank makes the flush fail on every rank, naming that rank (its own message
+/// says why), and every later flush and the close too.
 ///
 /// **Collective** over the file's communicator.
 ///
@@ -203,8 +206,9 @@ pub extern "C" fn dah5_file_wait(file: *mut dah5_file) -> i32 {
 /// Close a file, and first every dataset of it still open (their handles become invalid).
 /// Sets `*file = NULL`. NULL or `*file == NULL` is a no-op.
 ///
-/// If an earlier write to the file failed on any rank, the file is incomplete and close
-/// returns that error on every rank, after releasing everything. If the ranks disagree
+/// Every rank's writes behind (`DAH5_ASYNC`) are completed first. If an earlier write to
+/// the file failed on any rank (also one behind the caller), the file is incomplete and
+/// close returns that error on every rank, after releasing everything. If the ranks disagree
 /// (`DAH5_ERR_COLLECTIVE_MISMATCH`) nothing is closed and `*file` is left as it was.
 ///
 /// **Collective** over the file's communicator.
