@@ -488,7 +488,8 @@ impl Dataset {
     /// Start a write behind the caller of `blocks` from `buffer` (`core::write_behind`):
     /// the runs of each block at the file offsets of the dataset's data.
     fn write_behind(&self, blocks: &BlockList, buffer: Lent) -> Result<()> {
-        let Place::At { offset: base, .. } = raw_data::place(&self.id)? else {
+        // (`check_behind` found the dataset has its place.)
+        let Some(base) = h5::dataset::data_offset(&self.id)? else {
             return Err(Error::new(ErrorKind::Panic, "checked as writable behind"));
         };
         let (order, elem) = (self.file.order, self.dtype().size() as u64);
@@ -511,8 +512,8 @@ impl Dataset {
         if !behind.busy() {
             return Ok(());
         }
-        // Writes behind go only to datasets with a place.
-        let Place::At { offset: base, .. } = raw_data::place(&self.id)? else {
+        // Writes behind go only to contiguous datasets, which have this offset.
+        let Some(base) = h5::dataset::data_offset(&self.id)? else {
             return Ok(());
         };
         let (order, elem) = (self.file.order, self.dtype().size() as u64);

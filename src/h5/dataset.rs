@@ -103,16 +103,21 @@ pub fn storage(dataset: &Id) -> Result<Storage> {
     let layout = h5call!(unsafe { H5Pget_layout(p) }, fails if |l| l == H5D_LAYOUT_ERROR)?;
     // SAFETY: `p` is a dataset creation list.
     let external = h5call!(unsafe { H5Pget_external_count(p) })? > 0;
-    let d = dataset.raw();
-    // SAFETY: `d` is an open dataset. HADDR_UNDEF (all ones) means not allocated; it is
-    // also what a chunked or compact dataset returns, refused before the offset is used.
-    let offset = h5call!(unsafe { H5Dget_offset(d) }, fails if |_| false)?;
     Ok(Storage {
         contiguous: layout == H5D_CONTIGUOUS,
         filtered: crate::h5::plist::has_filters(&dcpl)?,
         external,
-        offset: (offset != u64::MAX).then_some(offset),
+        offset: data_offset(dataset)?,
     })
+}
+
+/// The file address of element 0 of a contiguous dataset whose storage is allocated; none
+/// for any other (chunked, compact, external, not allocated).
+pub fn data_offset(dataset: &Id) -> Result<Option<u64>> {
+    let d = dataset.raw();
+    // SAFETY: `d` is an open dataset. HADDR_UNDEF (all ones) means no such address.
+    let offset = h5call!(unsafe { H5Dget_offset(d) }, fails if |_| false)?;
+    Ok((offset != u64::MAX).then_some(offset))
 }
 
 /// The ids of one transfer: what the buffer holds, where it goes, how it moves.

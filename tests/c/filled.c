@@ -9,6 +9,8 @@
  *   dataset  create "d" (8192 float64), no flush; disk filled; every rank writes its block
  *            of "d" (it fits in the blocks dah5 reserved), then the create of "e" is refused
  *            with NO_SPACE on every rank; close
+ *   behind   as dataset, the blocks written behind the caller (DAH5_ASYNC), then
+ *            dah5_file_wait: the write-behind thread's pwrite finds its blocks reserved too
  *   darrays  40 small darrays "a0".."a39" written, no flush; disk filled; close
  *
  * Rank 0 prints one line per rank: "rank R: <step> <status>, ...".
@@ -59,7 +61,8 @@ int main(int argc, char **argv)
     uint64_t n = 8192 / (uint64_t)size, dims[1] = {8192};
     uint64_t offset[1] = {n * (uint64_t)rank}, count[1] = {rank == size - 1 ? 8192 - n * (uint64_t)rank : n};
     note("create", dah5_file_create_comm(MPI_COMM_WORLD, argv[1], DAH5_TRUNC, &file));
-    if (strcmp(mode, "dataset") == 0) {
+    int behind = strcmp(mode, "behind") == 0;
+    if (strcmp(mode, "dataset") == 0 || behind) {
         note("dataset", dah5_dataset_create(file, "d", DAH5_FLOAT64, 1, dims, NULL, &d));
     } else {
         for (int i = 0; i < 40; i++) {
@@ -76,8 +79,10 @@ int main(int argc, char **argv)
     if (rank == 0)
         fill_disk(argv[2]);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (strcmp(mode, "dataset") == 0) {
-        note("write", dah5_write_block(d, offset, count, DAH5_FLOAT64, values + offset[0], 0));
+    if (strcmp(mode, "dataset") == 0 || behind) {
+        note("write", dah5_write_block(d, offset, count, DAH5_FLOAT64, values + offset[0], behind ? DAH5_ASYNC : 0));
+        if (behind)
+            note("wait", dah5_file_wait(file));
         note("create-e", dah5_dataset_create(file, "e", DAH5_FLOAT64, 1, dims, NULL, &e));
     }
     note("close", dah5_file_close(&file));
