@@ -178,7 +178,27 @@ fn fallocate(file: &File, mode: libc::c_int, offset: u64, len: u64) -> io::Resul
 /// Take (`write` true, waiting for it) or release an advisory fcntl lock on `len` bytes at
 /// `start` of `file`.
 pub fn lock_range(file: &File, write: bool, start: u64, len: u64) -> io::Result<()> {
-    // SAFETY: flock is plain data; every field the call reads is set below.
+    set_lock(file, libc::F_SETLKW, write, start, len)
+}
+
+/// [`lock_range`] as a lock of this open of the file (`F_OFD_SETLKW`): it conflicts with
+/// the locks of every other open of the file and with every process's fcntl locks, this
+/// process's own included (MPI-IO's, on its own descriptor), and closing another
+/// descriptor of the file does not drop it.
+pub fn lock_open_file_range(file: &File, write: bool, start: u64, len: u64) -> io::Result<()> {
+    set_lock(file, libc::F_OFD_SETLKW, write, start, len)
+}
+
+/// An fcntl lock `command` taking a write lock (or releasing one) on `len` bytes at `start`.
+fn set_lock(
+    file: &File,
+    command: libc::c_int,
+    write: bool,
+    start: u64,
+    len: u64,
+) -> io::Result<()> {
+    // SAFETY: flock is plain data; every field the call reads is set below (l_pid 0, as
+    // OFD locks require).
     let mut lock: libc::flock = unsafe { std::mem::zeroed() };
     lock.l_type = if write { libc::F_WRLCK } else { libc::F_UNLCK } as libc::c_short;
     lock.l_whence = libc::SEEK_SET as libc::c_short;
@@ -186,7 +206,7 @@ pub fn lock_range(file: &File, write: bool, start: u64, len: u64) -> io::Result<
     lock.l_len = len as libc::off_t;
     loop {
         // SAFETY: a valid descriptor and a pointer to a live flock.
-        if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLKW, &lock) } == 0 {
+        if unsafe { libc::fcntl(file.as_raw_fd(), command, &lock) } == 0 {
             return Ok(());
         }
         let e = io::Error::last_os_error();

@@ -35,6 +35,13 @@ fn run_and_check(ranks: u32, order: &str, end: &str) {
     let checked = python_inline(&code, &dir);
     assert!(checked.contains("steps match"), "{checked}");
     h5py_pattern(&dir, &file, "tiles", "float64", &[12, 20]);
+    h5py_pattern(
+        &dir,
+        &file,
+        "columns",
+        "float64",
+        &[2048, 512 * ranks as u64],
+    );
     for dataset in ["overwritten", "atomic", "chunked", "last"] {
         h5py_pattern(&dir, &file, dataset, "float64", &[n]);
     }

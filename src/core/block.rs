@@ -505,8 +505,10 @@ impl Dataset {
         self.file.behind.start(&self.file.path, job)
     }
 
-    /// Before a transfer of `blocks` through HDF5: wait for this rank's writes behind of
-    /// the same bytes, which it must see (a read) or land after (a write).
+    /// Before a transfer of `blocks` through HDF5: wait for this rank's writes behind that
+    /// meet the span from the blocks' first byte to their last, which the transfer must
+    /// see (a read) or land after (a write). The whole span, not each block's: MPI-IO's
+    /// data sieving reads and writes back the bytes between the blocks too.
     fn wait_for_writes_behind(&self, blocks: &BlockList) -> Result<()> {
         let behind = &self.file.behind;
         if !behind.busy() {
@@ -517,11 +519,13 @@ impl Dataset {
             return Ok(());
         };
         let (order, elem) = (self.file.order, self.dtype().size() as u64);
-        for (offset, count) in blocks.iter() {
+        let spans = blocks.iter().filter_map(|(offset, count)| {
             let (offset, count) = (order.to_storage(offset), order.to_storage(count));
-            if let Some(span) = byte_span(&self.storage_dims, &offset, &count, elem) {
-                behind.wait_for(&(base + span.start..base + span.end));
-            }
+            byte_span(&self.storage_dims, &offset, &count, elem)
+        });
+        let hull = spans.reduce(|a, b| a.start.min(b.start)..a.end.max(b.end));
+        if let Some(hull) = hull {
+            behind.wait_for(&(base + hull.start..base + hull.end));
         }
         Ok(())
     }

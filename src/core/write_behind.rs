@@ -23,6 +23,7 @@ use std::thread::JoinHandle;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
 use crate::lent::Lent;
+use crate::os;
 
 /// One started write: the caller's bytes, and where in the file they go.
 pub struct Job {
@@ -61,7 +62,22 @@ impl Job {
         self.runs.is_empty()
     }
 
+    /// Write the runs, holding a lock on their span: MPI-IO's data sieving and two-phase
+    /// writes read a range, fill in their bytes and write it back, under an fcntl lock
+    /// (ROMIO); the lock keeps them from writing back bytes this write has not made yet,
+    /// on any rank, this one's included (it is this open's, `os::lock_open_file_range`). On
+    /// a file system without record locks the write goes on without, as MPI-IO's do there.
     fn write(&self, file: &std::fs::File) -> Result<()> {
+        let (start, len) = (self.span.start, self.span.end - self.span.start);
+        let locked = os::lock_open_file_range(file, true, start, len).is_ok();
+        let written = self.write_runs(file);
+        if locked {
+            let _ = os::lock_open_file_range(file, false, start, len);
+        }
+        written
+    }
+
+    fn write_runs(&self, file: &std::fs::File) -> Result<()> {
         let mut bytes = self.buffer.bytes();
         for &(at, len) in &self.runs {
             let (run, rest) = bytes.split_at(len as usize);

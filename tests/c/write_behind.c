@@ -18,6 +18,10 @@
  *     block, which must land after it: the file holds the synchronous values (pattern).
  *   "atomic", float64 (size × N), written behind in atomic mode (made at once): rank r+1
  *     reads rank r's block after a barrier, without a flush. Pattern.
+ *   "columns", float64 (storage dims 2048 × 512·size): rank r's block is columns
+ *     512r .. 512r + 511, written behind by even ranks and at once by odd ranks, at the
+ *     same time: MPI-IO's data sieving (ROMIO) reads the rows between an odd rank's runs
+ *     and writes them back, which must not undo an even rank's write behind. Pattern.
  *   "last", float64 (size × N): written behind, then the file's END: dah5_file_wait then
  *     close, dah5_file_flush then close, or close with the writes in flight. Pattern.
  * Then the refusals: collective, a chunked dataset, another mem_dtype, a read with
@@ -136,6 +140,27 @@ static void overwritten(dah5_file *file)
     ok(dah5_dataset_close(&ds), "close overwritten");
 }
 
+/* Columns side by side, written behind and at once by neighbours (see the top). */
+static void columns(dah5_file *file)
+{
+    enum { ROWS = 2048, COLS = 512 };
+    uint64_t dims[2] = {ROWS, (uint64_t)COLS * size}, offsets[2] = {0, (uint64_t)COLS * rank};
+    uint64_t counts[2] = {ROWS, COLS};
+    dah5_dataset *ds = create(file, "columns", DAH5_FLOAT64, 2, dims, NULL);
+    if (fortran) {
+        uint64_t o = offsets[0], c = counts[0];
+        offsets[0] = offsets[1], offsets[1] = o, counts[0] = counts[1], counts[1] = c;
+    }
+    size_t n;
+    double *buf = pack(2, dims, 1, offsets, counts, &n);
+    MPI_Barrier(MPI_COMM_WORLD);
+    ok(dah5_write_block(ds, offsets, counts, DAH5_FLOAT64, buf, rank % 2 ? 0 : DAH5_ASYNC),
+       "columns: behind beside at once");
+    expect_all(dah5_file_flush(file), DAH5_OK, NULL, "columns: flush");
+    free(buf);
+    ok(dah5_dataset_close(&ds), "close columns");
+}
+
 /* In atomic mode a write behind is made at once: seen by another rank after a barrier. */
 static void atomic(dah5_file *file)
 {
@@ -225,6 +250,7 @@ int main(int argc, char **argv)
     steps(file);
     tiles(file);
     overwritten(file);
+    columns(file);
     atomic(file);
     refusals(file);
     last(file, argv[3]);
