@@ -7,8 +7,9 @@
 //! - writes behind from Fortran (tests/fortran/write_behind.f90: `asynchronous` arrays
 //!   reused every step, `dah5_file_wait`) at 2 and 3 ranks, checked by h5py; and the
 //!   compiler refusing a non-contiguous `asynchronous` section for the module's writes;
-//! - a Python ctypes driver calling the library exactly as the Julia ccalls do, at 3 ranks,
-//!   its file checked against what HDF5.jl writes (h5py, h5diff);
+//! - a Python ctypes driver calling the library exactly as the Julia ccalls do, at 3 ranks
+//!   (writes behind too: `async = true`, `wait(file)`), its file checked against what
+//!   HDF5.jl writes (h5py, h5diff);
 //! - C order from C and Fortran order from Fortran give h5diff-identical files.
 
 mod common;
@@ -199,6 +200,9 @@ fn julia_like_ctypes_driver_at_3_ranks_writes_what_hdf5_jl_writes() {
     );
     // "S": DAH5.darray_create(...; subfiled = true) and two write_block steps per rank.
     assert!(out.contains("subfiled S in 2 steps"), "{out}");
+    // "T": write_block / write_blocks(...; async = true), wait(file), flush(file), each
+    // array held until the wait or flush returned; check_julia_layout.py checks its values.
+    assert!(out.contains("T in 3 steps written behind"), "{out}");
     let s = python_inline(
         "import h5py, numpy as np\n\
          f = h5py.File('julia.h5', 'r')\n\
