@@ -22,7 +22,8 @@
 ! group create, flush, and darray writes and creates (dah5_darray_write[_blocks],
 ! dah5_darray_create[_blocks]) are collective over the file's communicator; block transfers
 ! (dah5_write_block[s], dah5_read_block[s]) are independent unless flags=DAH5_COLLECTIVE;
-! the query functions are local.
+! dah5_file_wait (this rank's writes behind, flags=DAH5_ASYNC) and the query functions are
+! local.
 module dah5
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, &
        c_null_ptr, c_null_char, c_associated, c_f_pointer, c_loc
@@ -44,6 +45,9 @@ module dah5
   integer(c_int32_t), parameter, public :: DAH5_INDEPENDENT = 0
   integer(c_int32_t), parameter, public :: DAH5_COLLECTIVE = 1
   integer(c_int32_t), parameter, public :: DAH5_CONVERT = 2
+  ! Write behind the caller (dah5_write_block[s]): the array stays allocated and unmodified
+  ! until dah5_file_wait, dah5_file_flush or dah5_file_close returns (docs/fortran.md).
+  integer(c_int32_t), parameter, public :: DAH5_ASYNC = 4
   ! Dataset option flags, and the max dim of a dimension that grows without limit.
   integer(c_int32_t), parameter, public :: DAH5_FILL_ZEROS = 1
   integer(c_int32_t), parameter, public :: DAH5_SHUFFLE = 2
@@ -138,7 +142,7 @@ module dah5
        dah5_c_dataset_create, dah5_c_dataset_open, dah5_c_dataset_close, dah5_c_dataset_dtype, &
        dah5_c_dataset_ndims, dah5_c_dataset_dims, dah5_c_file_options_default, &
        dah5_c_file_create, dah5_c_file_create_with, dah5_c_file_open, dah5_c_file_open_with, &
-       dah5_c_file_flush, dah5_c_file_close, dah5_c_version, dah5_c_version_string, &
+       dah5_c_file_flush, dah5_c_file_wait, dah5_c_file_close, dah5_c_version, dah5_c_version_string, &
        dah5_c_status_name, dah5_c_last_error, dah5_c_last_error_message, dah5_c_attr_write, &
        dah5_c_attr_write_string, dah5_c_attr_info, dah5_c_attr_read, dah5_c_attr_read_string, &
        dah5_c_darray_write, dah5_c_darray_create, dah5_c_darray_blocks, dah5_c_darray_partition, &
@@ -568,6 +572,12 @@ module dah5
        integer(c_int32_t) :: status
      end function dah5_c_file_flush
 
+     function dah5_c_file_wait(file) bind(C, name="dah5_file_wait") result(status)
+       import :: c_int32_t, c_ptr
+       type(c_ptr), value :: file
+       integer(c_int32_t) :: status
+     end function dah5_c_file_wait
+
      function dah5_c_file_close(file) bind(C, name="dah5_file_close") result(status)
        import :: c_int32_t, c_ptr
        type(c_ptr), intent(inout) :: file
@@ -613,7 +623,7 @@ module dah5
   end interface
 
   ! ---- The Fortran API. ----
-  public :: dah5_file_create, dah5_file_open, dah5_file_flush, dah5_file_close
+  public :: dah5_file_create, dah5_file_open, dah5_file_flush, dah5_file_wait, dah5_file_close
   public :: dah5_group_create
   public :: dah5_dataset_create, dah5_dataset_open, dah5_dataset_close
   public :: dah5_dataset_dtype, dah5_dataset_dims
@@ -631,6 +641,9 @@ module dah5
   !> dset. Independent unless flags = DAH5_COLLECTIVE (then every rank calls; a rank with
   !> nothing to write passes an empty array and hi = lo - 1). A non-contiguous array
   !> section is copied into a temporary by the compiler; a contiguous one is not copied.
+  !> flags = DAH5_ASYNC writes behind the caller: `a` must then be a contiguous variable
+  !> declared `asynchronous`, left allocated and unmodified until dah5_file_wait,
+  !> dah5_file_flush or dah5_file_close returns (docs/fortran.md, "Writes behind").
   interface dah5_write_block
      module procedure write_real32, write_real64, write_complex64, write_complex128, &
           write_int32, write_int64
@@ -659,6 +672,7 @@ module dah5
   !> blocks one after another, each in column-major order: size(a) is the sum of the blocks'
   !> sizes. Independent unless flags = DAH5_COLLECTIVE (then every rank calls; a rank with
   !> nothing to write passes lo and hi of shape (ndims, 0) and an empty array).
+  !> flags = DAH5_ASYNC writes behind the caller, as for dah5_write_block.
   interface dah5_write_blocks
      module procedure write_blocks_real32, write_blocks_real64, write_blocks_complex64, &
           write_blocks_complex128, write_blocks_int32, write_blocks_int64
@@ -751,6 +765,15 @@ contains
     integer, intent(out), optional :: ierr
     call finish(dah5_c_file_flush(file%ptr), ierr)
   end subroutine dah5_file_flush
+
+  !> Wait until this rank's writes behind (flags = DAH5_ASYNC) on the file are in it; then
+  !> their arrays are the caller's again. Local: no other rank takes part. A write behind
+  !> that failed is said here, and again by every later wait, flush and close.
+  subroutine dah5_file_wait(file, ierr)
+    type(dah5_file), intent(in) :: file
+    integer, intent(out), optional :: ierr
+    call finish(dah5_c_file_wait(file%ptr), ierr)
+  end subroutine dah5_file_wait
 
   !> Close the file and its open datasets (collective); file becomes null.
   subroutine dah5_file_close(file, ierr)
@@ -938,12 +961,15 @@ contains
 
   ! ---- Block transfers: one specific per type; the array may have any rank. ----
   ! (Fortran cannot be generic over a type parameter: the twelve specifics differ only in
-  ! the element type, its dah5 dtype and the direction; `transfer` does the work.)
+  ! the element type, its dah5 dtype and the direction; `transfer` does the work.) A
+  ! write's array is `asynchronous`: with DAH5_ASYNC the library reads it after the call
+  ! returns, and an `asynchronous` actual that is not simply contiguous (which would be
+  ! copied into a temporary that ends at the return) is then a compile-time error.
 
   subroutine write_real32(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    real(real32), intent(in), target, contiguous :: a(..)
+    real(real32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -955,7 +981,7 @@ contains
   subroutine write_real64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    real(real64), intent(in), target, contiguous :: a(..)
+    real(real64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -967,7 +993,7 @@ contains
   subroutine write_complex64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    complex(real32), intent(in), target, contiguous :: a(..)
+    complex(real32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -979,7 +1005,7 @@ contains
   subroutine write_complex128(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    complex(real64), intent(in), target, contiguous :: a(..)
+    complex(real64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -991,7 +1017,7 @@ contains
   subroutine write_int32(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    integer(int32), intent(in), target, contiguous :: a(..)
+    integer(int32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1003,7 +1029,7 @@ contains
   subroutine write_int64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:), hi(:)
-    integer(int64), intent(in), target, contiguous :: a(..)
+    integer(int64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1160,7 +1186,7 @@ contains
   subroutine write_blocks_real32(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    real(real32), intent(in), target, contiguous :: a(..)
+    real(real32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1172,7 +1198,7 @@ contains
   subroutine write_blocks_real64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    real(real64), intent(in), target, contiguous :: a(..)
+    real(real64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1184,7 +1210,7 @@ contains
   subroutine write_blocks_complex64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    complex(real32), intent(in), target, contiguous :: a(..)
+    complex(real32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1196,7 +1222,7 @@ contains
   subroutine write_blocks_complex128(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    complex(real64), intent(in), target, contiguous :: a(..)
+    complex(real64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1208,7 +1234,7 @@ contains
   subroutine write_blocks_int32(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    integer(int32), intent(in), target, contiguous :: a(..)
+    integer(int32), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf
@@ -1220,7 +1246,7 @@ contains
   subroutine write_blocks_int64(dset, lo, hi, a, flags, ierr)
     type(dah5_dataset), intent(in) :: dset
     integer(int64), intent(in) :: lo(:, :), hi(:, :)
-    integer(int64), intent(in), target, contiguous :: a(..)
+    integer(int64), intent(in), target, contiguous, asynchronous :: a(..)
     integer, intent(in), optional :: flags
     integer, intent(out), optional :: ierr
     type(c_ptr) :: buf

@@ -4,8 +4,12 @@
 //! - the Fortran test program (tests/fortran/blocks.f90: one block and many blocks per rank)
 //!   and example, compiled with `mpif90 -std=f2018 -Wall -Wextra -Werror`, at 1–4 ranks,
 //!   checked by h5py and h5dump;
-//! - a Python ctypes driver calling the library exactly as the Julia ccalls do, at 3 ranks,
-//!   its file checked against what HDF5.jl writes (h5py, h5diff);
+//! - writes behind from Fortran (tests/fortran/write_behind.f90: `asynchronous` arrays
+//!   reused every step, `dah5_file_wait`) at 2 and 3 ranks, checked by h5py; and the
+//!   compiler refusing a non-contiguous `asynchronous` section for the module's writes;
+//! - a Python ctypes driver calling the library exactly as the Julia ccalls do, at 3 ranks
+//!   (writes behind too: `async = true`, `wait(file)`), its file checked against what
+//!   HDF5.jl writes (h5py, h5diff);
 //! - C order from C and Fortran order from Fortran give h5diff-identical files.
 
 mod common;
@@ -57,6 +61,97 @@ fn fortran_without_ierr_ends_the_job_with_the_library_message() {
     }
 }
 
+/// h5py: "u" and "id" (Fortran (nx, ny, nsteps), h5py (nsteps, ny, nx)) hold what each step
+/// filled its reused arrays with: 1000 s + 10 j + i (+ 0.5 in "u").
+const CHECK_FORTRAN_STEPS: &str = r#"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+ny = 2 * int(sys.argv[2]) + 1
+s, j, i = np.indices((3, ny, 4)) + 1
+u, id = f["u"], f["id"]
+assert u.dtype == np.float64 and u.shape == (3, ny, 4), (u.dtype, u.shape)
+assert id.dtype == np.int32 and id.shape == (3, ny, 4), (id.dtype, id.shape)
+assert np.array_equal(u[...], 1000 * s + 10 * j + i + 0.5), u[...]
+assert np.array_equal(id[...], 1000 * s + 10 * j + i), id[...]
+assert not f["chunked"][...].any()
+print("every step as written")
+"#;
+
+#[test]
+fn fortran_writes_behind_from_asynchronous_arrays_reused_every_step_at_2_and_3_ranks() {
+    let exe = build_fortran(&["tests/fortran/write_behind.f90"], "fortran_write_behind");
+    for ranks in [2, 3] {
+        let dir = scratch(&format!("fortran_write_behind_{ranks}"));
+        let out = mpiexec_ok(ranks, &exe, &["behind.h5"], &[], &dir);
+        assert!(
+            out.contains(&format!(
+                "fortran write behind: {ranks} ranks, 0 failed checks"
+            )),
+            "{out}"
+        );
+        let code =
+            format!("import sys; sys.argv = ['', 'behind.h5', '{ranks}']\n{CHECK_FORTRAN_STEPS}");
+        let checked = python_inline(&code, &dir);
+        assert!(checked.contains("every step as written"), "{checked}");
+    }
+}
+
+/// The module's write arrays are `asynchronous`: a non-contiguous `asynchronous` section,
+/// which the compiler would copy into a temporary that ends when the call returns (while
+/// a write behind still reads it), does not compile; a contiguous one does.
+#[test]
+fn fortran_refuses_a_non_contiguous_asynchronous_section_at_compile_time() {
+    let dir = scratch("fortran_async_section");
+    let program = |section: &str| {
+        format!(
+            "program section\n\
+             use dah5\n\
+             use, intrinsic :: iso_fortran_env, only: int64, real64\n\
+             implicit none\n\
+             real(real64), allocatable, asynchronous :: u(:, :)\n\
+             type(dah5_dataset) :: dset\n\
+             allocate (u(4, 4))\n\
+             u = 0\n\
+             call dah5_write_block(dset, [1_int64], [4_int64], {section}, DAH5_ASYNC)\n\
+             end program section\n"
+        )
+    };
+    // Each program checked against the module, compiled with it as the tests compile it.
+    let compiles = |name: &str, section: &str| {
+        let source = dir.join(format!("{name}.f90"));
+        std::fs::write(&source, program(section)).unwrap();
+        let out = std::process::Command::new(mpi_tool("mpif90"))
+            .args([
+                "-std=f2018",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fsyntax-only",
+                "-J",
+            ])
+            .arg(&dir)
+            .arg(root().join("fortran/dah5.f90"))
+            .arg(&source)
+            .current_dir(&dir)
+            .output()
+            .expect("mpif90");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, stderr) = compiles("column", "u(:, 2)");
+    assert!(
+        ok,
+        "a contiguous asynchronous column does not compile:\n{stderr}"
+    );
+    let (ok, stderr) = compiles("row", "u(2, :)");
+    assert!(!ok, "a non-contiguous asynchronous row compiles");
+    // gfortran: "There is no specific subroutine for the generic 'dah5_write_block'" (the
+    // specific's CONTIGUOUS, ASYNCHRONOUS dummy cannot take it: F2018 C1538).
+    assert!(stderr.contains("dah5_write_block"), "{stderr}");
+}
+
 #[test]
 fn fortran_example_writes_columns_and_reads_rows_at_1_to_4_ranks() {
     let exe = build_fortran(&["examples-fortran/darray2d.f90"], "darray2d");
@@ -105,6 +200,9 @@ fn julia_like_ctypes_driver_at_3_ranks_writes_what_hdf5_jl_writes() {
     );
     // "S": DAH5.darray_create(...; subfiled = true) and two write_block steps per rank.
     assert!(out.contains("subfiled S in 2 steps"), "{out}");
+    // "T": write_block / write_blocks(...; async = true), wait(file), flush(file), each
+    // array held until the wait or flush returned; check_julia_layout.py checks its values.
+    assert!(out.contains("T in 3 steps written behind"), "{out}");
     let s = python_inline(
         "import h5py, numpy as np\n\
          f = h5py.File('julia.h5', 'r')\n\

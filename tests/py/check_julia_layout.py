@@ -13,7 +13,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from julia_like import julia_array, many_arrays  # noqa: E402  (the arrays julia_like.py wrote)
+from julia_like import julia_array, many_arrays, steps_array  # noqa: E402  (what julia_like.py wrote)
 
 NX, NY = 4, 7
 
@@ -22,7 +22,8 @@ def main():
     path, reference = sys.argv[1], sys.argv[2]
     a = julia_array(NX, NY)
     m, w = many_arrays()  # written in many blocks per rank
-    arrays = {"A": a, "Z": np.asfortranarray(a - 2j * a), "BC": m, "BW": w, "BE": m}
+    arrays = {"A": a, "Z": np.asfortranarray(a - 2j * a), "BC": m, "BW": w, "BE": m,
+              "T": steps_array(a)}  # T: written behind, in steps
     with h5py.File(reference, "w") as ref:
         for name, julia in arrays.items():
             # The C-order view of Julia's bytes: shape (ny, nx), what HDF5.jl writes.

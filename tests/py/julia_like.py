@@ -16,7 +16,11 @@ error path the way DAH5Error gets its status and message. Then many blocks per r
 `read_blocks` call the library: a (10, 7) matrix block-cyclic over a (nranks, 1) process grid
 in (2, 3) tiles, written as a darray ("BC"), into a plain dataset with the blocks in reverse
 order ("BW", ComplexF64, collective), and created then written in two calls ("BE"); each
-rank reads back the next rank's blocks. Rank 0 prints one line.
+rank reads back the next rank's blocks. Then writes behind ("T", (nx, ny, 3) Float64), as
+`write_block(...; async = true)`, `wait(file)`, `write_blocks(...; async = true)` and
+`flush(file)` call the library, holding each array written behind the way `DAH5.File` does
+until the wait or flush has returned: every step from one buffer refilled after the wait,
+the last one left to the flush. Rank 0 prints one line.
 """
 import ctypes
 import itertools
@@ -31,9 +35,11 @@ DAH5_TRUNC = 4
 DAH5_ORDER_F = 16
 DAH5_RDONLY = 1
 DAH5_COLLECTIVE = 1
+DAH5_ASYNC = 4
 DAH5_FLOAT64 = 10
 DAH5_COMPLEX128 = 12
 DAH5_DARRAY_SUBFILED = 512
+DAH5_ERR_INVALID_ARGUMENT = -1
 DAH5_ERR_OUT_OF_BOUNDS = -4
 DAH5_ERR_ALREADY_EXISTS = -7
 FILE_OPTIONS_VERSION = 2
@@ -77,6 +83,8 @@ PROTOTYPES = {
                                         POINTER(c_void_p)]),
     "dah5_file_open_with": (c_int32, [c_int32, c_char_p, c_uint32, POINTER(FileOptions),
                                       POINTER(c_void_p)]),
+    "dah5_file_flush": (c_int32, [c_void_p]),
+    "dah5_file_wait": (c_int32, [c_void_p]),
     "dah5_file_close": (c_int32, [POINTER(c_void_p)]),
     "dah5_group_create": (c_int32, [c_void_p, c_char_p]),
     "dah5_darray_write": (c_int32, [c_void_p, c_char_p, c_int32, c_uint32, U64P, U64P, U64P,
@@ -190,11 +198,13 @@ def pack(parts, dtype):
 
 
 def write_blocks(lib, dataset, array, blocks, dtype, flags=0):
-    """DAH5.write_blocks(dataset, parts, blocks): the parts packed, one call."""
+    """DAH5.write_blocks(dataset, parts, blocks): the parts packed, one call. Returns the
+    packed array (which DAH5.File holds when it was written behind)."""
     buf = pack([part(array, block) for block in blocks], array.dtype)
     offsets, counts = offsets_counts(blocks)
     lib.check(lib.dah5_write_blocks(dataset, len(blocks), offsets, counts, dtype,
                                     buf.ctypes.data if buf.size else None, flags))
+    return buf
 
 
 def read_blocks(lib, dataset, blocks, dtype, numpy_dtype, flags=0):
@@ -288,6 +298,75 @@ def read_many_blocks(lib, file, rank, size):
         lib.check(lib.dah5_dataset_close(byref(dataset)))
 
 
+# "T": (nx, ny, STEPS), step s (1-based) holds A + 100 s.
+STEPS = 3
+
+
+def steps_array(a):
+    """The array "T" holds, column-major like Julia's."""
+    return np.asfortranarray(np.stack([a + 100.0 * s for s in range(1, STEPS + 1)], axis=2))
+
+
+class Behind:
+    """DAH5.File's `behind`: the arrays written behind (`async = true`), held from the write
+    until `wait(file)`, `flush(file)` or `close(file)` has returned, then let go."""
+
+    def __init__(self, lib, file):
+        self.lib, self.file, self.held = lib, file, []
+
+    def hold(self, array):  # hold_behind!
+        self.held.append(array)
+
+    def ending(self, call):  # ending_writes_behind: let go of what was held before the call
+        held, self.held = self.held, []
+        try:
+            return call()
+        finally:
+            del held
+
+    def wait(self):  # Base.wait(file)
+        self.ending(lambda: self.lib.check(self.lib.dah5_file_wait(self.file)))
+
+    def flush(self):  # Base.flush(file)
+        self.ending(lambda: self.lib.check(self.lib.dah5_file_flush(self.file)))
+
+
+def write_steps_behind(lib, file, a, columns, dataset_options):
+    """T = create_dataset(file, "T", Float64, (nx, ny, STEPS)); every step fills one reused
+    buffer (a rank's columns) and write_block(T, buf, (1:nx, j0:j1, s:s); async = true), then
+    wait(file) before the next step refills it; the last step as write_blocks(T, parts,
+    blocks; async = true), one block per column, ended by flush(file)."""
+    (_, nx), (j0, j1) = columns
+    behind = Behind(lib, file)
+    dataset = c_void_p()
+    lib.check(lib.dah5_dataset_create(file, b"T", DAH5_FLOAT64, 3, u64([nx, a.shape[1], STEPS]),
+                                      byref(dataset_options), byref(dataset)))
+    behind.wait()  # nothing written behind yet: DAH5_OK
+    buf = np.zeros((nx, j1 - j0 + 1, 1), order="F")
+    t = steps_array(a)
+    for s in range(1, STEPS):
+        buf[:, :, 0] = a[:, j0 - 1:j1] + 100.0 * s  # the step's work, into the reused buffer
+        block = columns + [(s, s)]
+        write_block(lib, dataset, buf, block, DAH5_FLOAT64, DAH5_ASYNC)
+        behind.hold(buf)
+        if s == 1:
+            # Refused on every rank (write_block(...; async = true, collective = true)):
+            # DAH5Error, and nothing held.
+            try:
+                write_block(lib, dataset, buf, block, DAH5_FLOAT64, DAH5_ASYNC | DAH5_COLLECTIVE)
+                sys.exit("DAH5_ASYNC with DAH5_COLLECTIVE was accepted")
+            except DAH5Error as e:
+                assert e.status == DAH5_ERR_INVALID_ARGUMENT and "DAH5_ASYNC" in e.message, e
+        behind.wait()
+        assert not behind.held
+    blocks = [((1, nx), (j, j), (STEPS, STEPS)) for j in range(j0, j1 + 1)]
+    behind.hold(write_blocks(lib, dataset, t, blocks, DAH5_FLOAT64, DAH5_ASYNC))
+    lib.check(lib.dah5_dataset_close(byref(dataset)))  # does not wait: the file holds buf
+    assert len(behind.held) == 1
+    behind.flush()
+    assert not behind.held
+
+
 def main():
     lib = Lib(sys.argv[1])
     path = sys.argv[2].encode()
@@ -362,6 +441,7 @@ def main():
     except DAH5Error as e:
         assert e.status == DAH5_ERR_ALREADY_EXISTS and '"G/H" exists already' in e.message, e
     write_many_blocks(lib, file, rank, size, dataset_options)
+    write_steps_behind(lib, file, a, columns, dataset_options)
     lib.check(lib.dah5_file_close(byref(file)))
     assert file.value is None  # close sets the handle to NULL
 
@@ -383,12 +463,18 @@ def main():
         assert np.array_equal(got, data[i0 - 1:i1, :]), (name, got)
         lib.check(lib.dah5_dataset_close(byref(dataset)))
     read_many_blocks(lib, file, rank, size)
+    # "T" by rows, every step.
+    lib.check(lib.dah5_dataset_open(file, b"T", byref(dataset)))
+    got = read_block(lib, dataset, rows + [(1, STEPS)], DAH5_FLOAT64, "f8")
+    assert np.array_equal(got, steps_array(a)[i0 - 1:i1]), got
+    lib.check(lib.dah5_dataset_close(byref(dataset)))
     lib.check(lib.dah5_file_close(byref(file)))
     comm.Barrier()
     if rank == 0:
         print(f"julia-like ctypes driver: {size} ranks wrote ({nx}, {ny}) by columns, "
               f"subfiled S in 2 steps, read it by rows; block-cyclic {MANY_DIMS} in "
-              f"{BLOCKSIZE} tiles over a ({size}, 1) grid; dah5 {lib.dah5_version()}")
+              f"{BLOCKSIZE} tiles over a ({size}, 1) grid; T in {STEPS} steps written "
+              f"behind; dah5 {lib.dah5_version()}")
 
 
 if __name__ == "__main__":

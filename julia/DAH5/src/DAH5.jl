@@ -10,9 +10,10 @@ Which calls are collective is as in `dah5.h`: `create_file`, `open_file`, `flush
 `create_group`, `create_dataset`, `open_dataset` are collective over the file's
 communicator (every rank calls, same order, same arguments), and so are `darray_write`,
 `darray_create`, `darray_write_blocks` and `darray_create_blocks`; `write_block`/`read_block!`
-and `write_blocks`/`read_blocks!` are independent unless `collective = true`; the queries are
-local. No finalizer ever closes a handle: closing is
-collective, and the garbage collector runs at different times on different ranks.
+and `write_blocks`/`read_blocks!` are independent unless `collective = true`; `wait(file)`
+(for this rank's writes behind, `async = true`) and the queries are local. No finalizer ever
+closes a handle: closing is collective, and the garbage collector runs at different times on
+different ranks.
 
 Point the package at the library with `DAH5.set_library!("/path/to/libdah5.so")` (a
 preference, kept across sessions) or the `DAH5_LIBRARY` environment variable at the time the
@@ -91,6 +92,33 @@ fortran_handle(comm::Integer) = Int32(comm)
 """An open file. Close it with `close(file)` on every rank."""
 mutable struct File
     ptr::Ptr{dah5_file}
+    # The arrays written behind (`async = true`) since the last `wait`, `flush` or `close`:
+    # the library reads them after their calls returned, so the file keeps them from the
+    # garbage collector until one of those calls has returned.
+    behind::Vector{Any}
+    # For `behind`: tasks on other threads may write behind on the same file.
+    lock::ReentrantLock
+    File(ptr::Ptr{dah5_file}) = new(ptr, Any[], ReentrantLock())
+end
+
+# Keep `buf`, just written behind into a dataset of `file`, until the file's next `wait`,
+# `flush` or `close` has returned.
+function hold_behind!(file::File, buf::AbstractArray)
+    lock(() -> push!(file.behind, buf), file.lock)
+    nothing
+end
+
+# Run `call` (dah5_file_wait, flush or close, which first wait for this rank's writes behind
+# on the file), then let go of the arrays written behind before it began: once it returned,
+# whatever it returned, the library no longer reads them (dah5.h). An array written behind
+# meanwhile by another task stays held for the next one.
+function ending_writes_behind(call, file::File)
+    held = lock(file.lock) do
+        taken = file.behind
+        file.behind = Any[]
+        taken
+    end
+    GC.@preserve held call()
 end
 
 const FileOptions = dah5_file_options
@@ -150,8 +178,20 @@ end
 """`set_atomic!(file, on)`: MPI atomic mode on or off. **Collective**."""
 set_atomic!(file::File, on::Bool) = check(dah5_file_set_atomic(file.ptr, Int32(on)))
 
-"""`flush(file)`: write everything HDF5 holds to storage. **Collective**."""
-Base.flush(file::File) = check(dah5_file_flush(file.ptr))
+"""
+`flush(file)`: write everything HDF5 holds to storage, after every rank's writes behind
+(a write behind that failed on any rank throws its `DAH5Error` on every rank). **Collective**.
+"""
+Base.flush(file::File) = ending_writes_behind(() -> check(dah5_file_flush(file.ptr)), file)
+
+"""
+`wait(file)`: wait until this rank's writes behind (`write_block(...; async = true)`,
+`write_blocks(...; async = true)`) on the file are in it; then their arrays are the
+caller's again, and the file lets go of them. **Local**: this rank's writes only, no other
+rank takes part; other ranks see the data after `flush(file)`. A write behind that failed
+throws its `DAH5Error` here, and again at every later `wait`, `flush` and `close`.
+"""
+Base.wait(file::File) = ending_writes_behind(() -> check(dah5_file_wait(file.ptr)), file)
 
 # Close through `closer` (which takes a pointer to the handle and sets it to NULL), so
 # that a second close is a no-op, as in C.
@@ -162,8 +202,11 @@ function close_handle!(object, closer)
     nothing
 end
 
-"""`close(file)`: close the file and its open datasets. **Collective**."""
-Base.close(file::File) = close_handle!(file, dah5_file_close)
+"""
+`close(file)`: close the file and its open datasets, after every rank's writes behind.
+**Collective**.
+"""
+Base.close(file::File) = ending_writes_behind(() -> close_handle!(file, dah5_file_close), file)
 
 # ---- Groups ----
 
@@ -183,6 +226,9 @@ create_group(file::File, path::AbstractString) = check(dah5_group_create(file.pt
 """An open dataset. Close it with `close(dataset)` on every rank (or close its file)."""
 mutable struct Dataset
     ptr::Ptr{dah5_dataset}
+    # Its file, which holds the arrays written behind into it (closing the dataset does
+    # not wait for them; the file's wait, flush and close do).
+    file::File
 end
 
 const DTYPES = Dict{DataType,Int32}(
@@ -234,7 +280,7 @@ function create_dataset(file::File, name::AbstractString, ::Type{T}, dims::Dims;
     out = Ref{Ptr{dah5_dataset}}(C_NULL)
     check(dah5_dataset_create(file.ptr, name, dtype_code(T), UInt32(length(dims)), extents,
                               Ref(dataset_options(; options...)), out))
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 """`extend!(dataset, dims)`: grow (or shrink) to `dims`, within its max dims. **Collective**."""
@@ -263,7 +309,7 @@ end
 function open_dataset(file::File, name::AbstractString)
     out = Ref{Ptr{dah5_dataset}}(C_NULL)
     check(dah5_dataset_open(file.ptr, name, out))
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 """`close(dataset)`. **Collective**."""
@@ -305,37 +351,49 @@ function check_block(A::AbstractArray, block::Block)
     check_one_based(block)
 end
 
-xfer_flags(collective::Bool, convert::Bool) =
-    (collective ? DAH5_COLLECTIVE : DAH5_INDEPENDENT) | (convert ? DAH5_CONVERT : UInt32(0))
+xfer_flags(collective::Bool, convert::Bool, async::Bool) =
+    (collective ? DAH5_COLLECTIVE : DAH5_INDEPENDENT) | (convert ? DAH5_CONVERT : UInt32(0)) |
+    (async ? DAH5_ASYNC : UInt32(0))
 
 # Column-major contiguous memory, which dah5 reads and writes in place.
 is_contiguous(A::DenseArray) = true
 is_contiguous(A::StridedArray) = strides(A) == Base.size_to_strides(1, size(A)...)
 is_contiguous(A::AbstractArray) = false
 
-# dah5_write_block or dah5_read_block on the contiguous `buf`, kept alive for the call.
+# dah5_write_block or dah5_read_block on the contiguous `buf`, kept alive for the call
+# (a write behind keeps it longer: `hold_behind!`).
 function transfer(c_function, dataset::Dataset, buf::AbstractArray{T}, block::Block,
-                  collective::Bool, convert::Bool) where {T}
+                  collective::Bool, convert::Bool, async::Bool = false) where {T}
     offset, count = offset_count(block)
     GC.@preserve buf begin
         check(c_function(dataset.ptr, offset, count, dtype_code(T),
-                         isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
+                         isempty(buf) ? C_NULL : pointer(buf),
+                         xfer_flags(collective, convert, async)))
     end
 end
 
 """
-    write_block(dataset, A, block; collective=false, convert=false)
+    write_block(dataset, A, block; collective=false, convert=false, async=false)
 
 Write `A` as the part `block` (a tuple of 1-based ranges, e.g. `localindices(d)`) of the
 dataset. Independent unless `collective` (then every rank calls; a rank with nothing passes
 an empty array and empty ranges). Contiguous arrays (`Array`, contiguous `SubArray`s) are
 written in place; other arrays are copied first.
+
+`async = true` writes behind the caller (`DAH5_ASYNC`): the call checks the write, starts it
+and returns while the library writes from the array. The file holds on to the array (or
+to the copy written from) until `wait(file)`, `flush(file)` or `close(file)` has returned;
+until then do not change `A`'s values, nor resize it (`push!`, `resize!`: its memory would
+move). Independent writes of contiguous datasets (not chunked or compressed, not subfiled)
+in their own element type only; others throw `DAH5Error` `DAH5_ERR_INVALID_ARGUMENT`.
 """
 function write_block(dataset::Dataset, A::AbstractArray{T}, block::Block;
-                     collective::Bool = false, convert::Bool = false) where {T}
+                     collective::Bool = false, convert::Bool = false,
+                     async::Bool = false) where {T}
     check_block(A, block)
     buf = is_contiguous(A) ? A : Array(A)
-    transfer(dah5_write_block, dataset, buf, block, collective, convert)
+    transfer(dah5_write_block, dataset, buf, block, collective, convert, async)
+    async && hold_behind!(dataset.file, buf)
     nothing
 end
 
@@ -409,31 +467,37 @@ end
 
 contiguous(buf::AbstractArray) = is_contiguous(buf) ? buf : Array(buf)
 
-# dah5_write_blocks or dah5_read_blocks on the contiguous `buf`, kept alive for the call.
+# dah5_write_blocks or dah5_read_blocks on the contiguous `buf`, kept alive for the call
+# (a write behind keeps it longer: `hold_behind!`).
 function transfer_blocks(c_function, dataset::Dataset, buf::AbstractArray{T}, blocks,
-                         collective::Bool, convert::Bool) where {T}
+                         collective::Bool, convert::Bool, async::Bool = false) where {T}
     offsets, counts = offsets_counts(blocks)
     GC.@preserve buf begin
         check(c_function(dataset.ptr, UInt64(length(blocks)), offsets, counts, dtype_code(T),
-                         isempty(buf) ? C_NULL : pointer(buf), xfer_flags(collective, convert)))
+                         isempty(buf) ? C_NULL : pointer(buf),
+                         xfer_flags(collective, convert, async)))
     end
 end
 
 """
-    write_blocks(dataset, parts, blocks; collective=false, convert=false)
-    write_blocks(dataset, buf, blocks; collective=false, convert=false)
+    write_blocks(dataset, parts, blocks; collective=false, convert=false, async=false)
+    write_blocks(dataset, buf, blocks; collective=false, convert=false, async=false)
 
 Write many blocks in one transfer (one HDF5 selection for all of them): `blocks` is a vector
 of blocks (tuples of 1-based ranges, in any order, not overlapping), and the data either
 `parts`, one array per block (`size(parts[k]) == map(length, blocks[k])`), or `buf`, one
 array holding the blocks one after another, each column-major (its length the sum of theirs).
 Independent unless `collective` (then every rank calls; a rank with nothing passes empty
-vectors of the element type, `Matrix{T}[]` or `T[]`).
+vectors of the element type, `Matrix{T}[]` or `T[]`). `async = true` writes behind the
+caller, as for `write_block`: the file holds on to `buf` (`parts` are packed into a new
+array, which it holds) until `wait(file)`, `flush(file)` or `close(file)` has returned.
 """
 function write_blocks(dataset::Dataset, buf::AbstractArray, blocks::AbstractVector;
-                      collective::Bool = false, convert::Bool = false)
+                      collective::Bool = false, convert::Bool = false, async::Bool = false)
     check_packed(buf, blocks)
-    transfer_blocks(dah5_write_blocks, dataset, contiguous(buf), blocks, collective, convert)
+    source = contiguous(buf)
+    transfer_blocks(dah5_write_blocks, dataset, source, blocks, collective, convert, async)
+    async && hold_behind!(dataset.file, source)
     nothing
 end
 
@@ -517,7 +581,7 @@ function darray_write(file::File, name::AbstractString, A::AbstractArray{T}, blo
                                 isempty(buf) ? C_NULL : pointer(buf), flags,
                                 Ref(dataset_options(; options...)), out))
     end
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 """
@@ -535,7 +599,7 @@ function darray_create(file::File, name::AbstractString, ::Type{T}, block::Block
     check(dah5_darray_create(file.ptr, name, dtype_code(T), UInt32(length(dims)),
                              UInt64[dims...], offset, count, darray_flags(false, partial, subfiled),
                              Ref(dataset_options(; options...)), out))
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 """
@@ -564,7 +628,7 @@ function darray_write_blocks(file::File, name::AbstractString, buf::AbstractArra
                                        darray_flags(collective, partial, false),
                                        Ref(dataset_options(; options...)), out))
     end
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 darray_write_blocks(file::File, name::AbstractString, parts::AbstractVector{<:AbstractArray},
@@ -587,7 +651,7 @@ function darray_create_blocks(file::File, name::AbstractString, ::Type{T},
                                     UInt64[dims...], UInt64(length(blocks)), offsets, counts,
                                     darray_flags(false, partial, false),
                                     Ref(dataset_options(; options...)), out))
-    Dataset(out[])
+    Dataset(out[], file)
 end
 
 ranges(offset, count) = Tuple(Int(o) + 1:Int(o + c) for (o, c) in zip(offset, count))

@@ -15,6 +15,8 @@ const DAH5_ORDER_F = UInt32(16)
 const DAH5_INDEPENDENT = UInt32(0)
 const DAH5_COLLECTIVE = UInt32(1)
 const DAH5_CONVERT = UInt32(2)
+# Write behind the caller (dah5_write_block[s]): `write_block(...; async = true)`.
+const DAH5_ASYNC = UInt32(4)
 
 # Dataset option flags, and the unlimited max dim.
 const DAH5_FILL_ZEROS = UInt32(1)

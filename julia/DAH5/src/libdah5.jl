@@ -222,6 +222,9 @@ dah5_file_open_with(comm, path, flags, options, file_out) =
 dah5_file_flush(file) =
     ccall((:dah5_file_flush, libdah5), Int32, (Ptr{dah5_file},), file)
 
+dah5_file_wait(file) =
+    ccall((:dah5_file_wait, libdah5), Int32, (Ptr{dah5_file},), file)
+
 dah5_file_close(file) =
     ccall((:dah5_file_close, libdah5), Int32, (Ref{Ptr{dah5_file}},), file)
 
