@@ -4,8 +4,9 @@
  *   mpiexec -n N ./threads DIR files|query
  *
  *   files  each thread has its own file on its own duplicate of MPI_COMM_WORLD and makes 5
- *          rounds of create, dataset, collective write, close; the ranks' threads race to
- *          their collective calls in any order. Rank 0 prints "files: 10 rounds".
+ *          rounds of create, dataset "x", collective write, dataset "y" written behind
+ *          (DAH5_ASYNC), close with it in flight; the ranks' threads race to their
+ *          collective calls in any order. Rank 0 prints "files: 10 rounds".
  *   query  rank 0's main thread waits in a collective write that the last rank joins 3 s
  *          late, while rank 0's second thread asks the dataset's ndims, dims and dtype:
  *          they must not wait for the write. Rank 0 prints "query: S s" (the longest) and
@@ -51,6 +52,8 @@ static void *rounds(void *arg)
         check(dah5_file_create_comm(w->comm, path, DAH5_TRUNC, &file), "create");
         check(dah5_dataset_create(file, "x", DAH5_FLOAT64, 1, dims, NULL, &dset), "dataset");
         check(dah5_write_block(dset, offset, count, DAH5_FLOAT64, values, DAH5_COLLECTIVE), "write");
+        check(dah5_dataset_create(file, "y", DAH5_FLOAT64, 1, dims, NULL, &dset), "dataset y");
+        check(dah5_write_block(dset, offset, count, DAH5_FLOAT64, values, DAH5_ASYNC), "write behind");
         check(dah5_file_close(&file), "close");
     }
     return NULL;
