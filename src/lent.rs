@@ -28,3 +28,11 @@ impl Lent {
         unsafe { std::slice::from_raw_parts(self.start, self.len) }
     }
 }
+
+/// Bytes that live for ever and never change are lent safely.
+impl From<&'static [u8]> for Lent {
+    fn from(bytes: &'static [u8]) -> Lent {
+        // SAFETY: a shared 'static borrow stays allocated and unmodified.
+        unsafe { Lent::new(bytes) }
+    }
+}

@@ -172,10 +172,10 @@ impl WriteBehind {
             return Ok(());
         }
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        if writer.is_none() {
-            *writer = Some(self.spawn(path)?);
-        }
-        let jobs = &writer.as_ref().expect("just made").jobs;
+        let jobs = match &mut *writer {
+            Some(started) => &started.jobs,
+            None => &writer.insert(self.spawn(path)?).jobs,
+        };
         let number = {
             let mut state = self.shared.state();
             state.started += 1;
@@ -238,5 +238,52 @@ impl WriteBehind {
             let _ = thread.join();
         }
         waited
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static BYTES: [u8; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+    #[test]
+    fn runs_that_follow_each_other_in_the_file_are_merged_and_the_span_covers_them() {
+        let job = Job::new("x", BYTES[..].into(), [(100, 2), (102, 3), (200, 5)]);
+        assert_eq!(job.runs, vec![(100, 5), (200, 5)]);
+        assert_eq!(job.span, 100..205);
+        assert!(Job::new("x", BYTES[..0].into(), []).is_empty());
+    }
+
+    #[test]
+    fn the_runs_land_at_their_offsets_once_waited_for_and_a_failure_is_kept() {
+        let dir = std::env::temp_dir().join(format!("dah5-write-behind-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        std::fs::write(&path, [0xffu8; 16]).unwrap();
+        let path = path.to_str().unwrap();
+        let behind = WriteBehind::default();
+        behind
+            .start(path, Job::new("x", BYTES[..4].into(), [(2, 1), (8, 3)]))
+            .unwrap();
+        behind
+            .start(path, Job::new("x", BYTES[4..6].into(), [(9, 2)]))
+            .unwrap();
+        behind.wait_for(&(0..1));
+        behind.wait().unwrap();
+        assert!(!behind.busy());
+        let got = std::fs::read(path).unwrap();
+        assert_eq!(
+            &got[..12],
+            &[255, 255, 0, 255, 255, 255, 255, 255, 1, 4, 5, 255]
+        );
+        // A run past what a file may hold fails on the thread, and is said from then on.
+        let far = Job::new("y", BYTES[..1].into(), [(u64::MAX - 8, 1)]);
+        behind.start(path, far).unwrap();
+        let failed = behind.wait().unwrap_err();
+        assert!(failed.message.contains("dataset \"y\""), "{failed}");
+        assert_eq!(behind.failure().map(|e| e.kind), Some(failed.kind));
+        assert!(behind.finish().is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
