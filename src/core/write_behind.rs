@@ -25,6 +25,12 @@ use crate::file_name;
 use crate::lent::Lent;
 use crate::os;
 
+/// The most bytes one `pwrite` of a write behind moves. A buffered write holds the file's
+/// inode lock for its whole length (ext4), and a dataset create on rank 0 waits for that
+/// lock in its `fallocate` (`core::disk_space` reserves the new dataset's blocks): in
+/// pieces, the create gets in between two of them instead of after the whole run.
+const PIECE: usize = 1 << 20;
+
 /// One started write: the caller's bytes, and where in the file they go.
 pub struct Job {
     /// The caller's buffer, lent until the write is waited for.
@@ -77,12 +83,18 @@ impl Job {
         written
     }
 
+    /// Each run in pieces of at most [`PIECE`] bytes.
     fn write_runs(&self, file: &std::fs::File) -> Result<()> {
+        let pieces = self.runs.iter().flat_map(|&(at, len)| {
+            (0..len)
+                .step_by(PIECE)
+                .map(move |from| (at + from, (len - from).min(PIECE as u64)))
+        });
         let mut bytes = self.buffer.bytes();
-        for &(at, len) in &self.runs {
-            let (run, rest) = bytes.split_at(len as usize);
+        for (at, len) in pieces {
+            let (piece, rest) = bytes.split_at(len as usize);
             bytes = rest;
-            file.write_all_at(run, at).map_err(|e| {
+            file.write_all_at(piece, at).map_err(|e| {
                 Error::io(
                     &e,
                     format_args!(
