@@ -137,7 +137,7 @@ PEERS_LIBS   += -lnetcdf_mpi
 endif
 endif
 
-$(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/e3sm_f_case_map.h bench/common.h include/dah5.h \
+$(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/common.h include/dah5.h \
 		include/dah5_mpi.h lib
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $(PEERS_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) \

@@ -8,10 +8,10 @@
  *                                  1 x 2 at 2 ranks) as ScaLAPACK deals them; a rank's blocks
  *                                  listed row of blocks by row of blocks
  *   blocks DIR e3sm ROUNDS VARS    VARS variables of E3SM's F case, each a (lev, ncol) =
- *                                  (72, 866) float64 dataset written with its map D3
- *                                  (bench/e3sm_f_case_map.h): a one-element block a run, in
- *                                  E3SM's order. The map is of 16 ranks; rank q's runs go to
- *                                  rank q * ranks / 16 here, so at 2 ranks each has eight
+ *                                  (72, 866) float64 dataset written with a map of the shape
+ *                                  of its map D3 (e3sm_columns below): a one-element block a
+ *                                  run, not sorted. The map is of 16 ranks; rank q's runs go
+ *                                  to rank q * ranks / 16 here, so at 2 ranks each has eight
  *                                  ranks' runs, about 31,000 a variable
  *   blocks DIR one ROUNDS N        the control: N x N, one block a rank (a slab of rows)
  *
@@ -57,7 +57,6 @@
  */
 #include "common.h"
 
-#include "e3sm_f_case_map.h"
 
 #ifdef HAVE_PNETCDF
 #include <pnetcdf.h>
@@ -149,8 +148,33 @@ static int cyclic(struct pattern *p, uint64_t n, uint64_t b)
     return 0;
 }
 
-/* VARS variables of (lev, ncol) with E3SM's map D3: rank q of 16's runs of columns at each
- * level, level after level, as E3SM lists them. */
+enum { E3SM_RANKS = 16, E3SM_NCOL = 866, E3SM_NLEV = 72, E3SM_GROUPS = 64 };
+
+/* Rank q's columns (of 16 ranks), in its order, in a map of the shape of E3SM's F case
+ * (ncol 866 on 16 ranks, as map D2 of the E3SM-IO benchmark's datasets/map_f_case_16p.h5,
+ * which is not copied here): the columns fall in 64 groups of columns 64 apart (g, g + 64,
+ * ...: 13 or 14 each), dealt 4 groups a rank in a scrambled order, so a rank has 52-56
+ * one-element runs, not sorted. Returns how many. */
+static int e3sm_columns(int q, int *columns)
+{
+    int groups[E3SM_GROUPS];
+    for (int g = 0; g < E3SM_GROUPS; g++)
+        groups[g] = g;
+    unsigned seed = 12345u;
+    for (int g = E3SM_GROUPS - 1; g > 0; g--) {
+        seed = seed * 1103515245u + 12345u;
+        int j = (int)((seed >> 16) % (unsigned)(g + 1)), t = groups[g];
+        groups[g] = groups[j], groups[j] = t;
+    }
+    int n = 0, per_rank = E3SM_GROUPS / E3SM_RANKS;
+    for (int k = 0; k < per_rank; k++)
+        for (int c = groups[q * per_rank + k]; c < E3SM_NCOL; c += E3SM_GROUPS)
+            columns[n++] = c;
+    return n;
+}
+
+/* VARS variables of (lev, ncol) with the map D3 of that shape: rank q of 16's runs of
+ * columns at each level, level after level, as E3SM lists them. */
 static int e3sm(struct pattern *p, int vars)
 {
     if (vars < 1)
@@ -160,15 +184,17 @@ static int e3sm(struct pattern *p, int vars)
     p->dims[0] = E3SM_NLEV, p->dims[1] = E3SM_NCOL;
     p->nvars = vars;
     alloc_blocks(p, (uint64_t)E3SM_NLEV * E3SM_NCOL);
-    for (int q = 0, first = 0; q < E3SM_RANKS; first += E3SM_D2_NREQS[q++]) {
+    int columns[E3SM_NCOL];
+    for (int q = 0; q < E3SM_RANKS; q++) {
         if (q * size_g / E3SM_RANKS != rank_g)
             continue;
+        int n = e3sm_columns(q, columns);
         for (uint64_t lev = 0; lev < E3SM_NLEV; lev++)
-            for (int k = 0; k < E3SM_D2_NREQS[q]; k++)
-                add_block(p, (uint64_t)E3SM_NLEV * E3SM_NCOL, lev, (uint64_t)E3SM_D2_OFFSETS[first + k], 1, 1);
+            for (int k = 0; k < n; k++)
+                add_block(p, (uint64_t)E3SM_NLEV * E3SM_NCOL, lev, (uint64_t)columns[k], 1, 1);
     }
     if (rank_g == 0)
-        printf("# blocks_e3sm,%d variable%s of (lev %d; ncol %d) float64; E3SM F case map D3, one-element "
+        printf("# blocks_e3sm,%d variable%s of (lev %d; ncol %d) float64; a map of E3SM's F case's shape, one-element "
                "runs (%llu blocks a variable on rank 0)\n", vars, vars == 1 ? "" : "s", E3SM_NLEV, E3SM_NCOL,
                (unsigned long long)p->nblocks);
     return 0;
