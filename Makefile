@@ -143,6 +143,12 @@ $(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/e3sm_f_case_map.h bench/c
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $(PEERS_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) \
 		$(PEERS_LIBS) -o $@
 
+# Does MPI-IO's nonblocking write progress while the caller computes? Plain MPI, built with
+# whichever MPICC (mpicc.openmpi or mpicc.mpich): see bench/iwrite_progress.c.
+$(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $< -o $@
+
 # Selection construction alone: HDF5 only, one process.
 $(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
 	@mkdir -p $(dir $@)
