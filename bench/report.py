@@ -1,6 +1,7 @@
 """Turn the CSV of bench.c and h5py_bench.py into a markdown table, the targets, and a PNG.
 
     report.py OUTDIR RESULTS.csv [MEMORY.txt [SELECTION.csv]]
+    report.py --behind OUTDIR BEHIND.csv      (writes behind compute alone: behind.md, behind.png)
 
 Round 0 of every (protocol, method) is a warm-up and is dropped. Every timed operation comes
 with the largest fraction of its time any rank spent waiting for a CPU (`waited`). A round
@@ -16,7 +17,11 @@ Baselines: mpiio_ind for bench.c's independent methods, mpiio_coll for its colle
 mpi4py_ind for h5py's, raw_hdf5 for the metadata loops and for h5bench's VPIC-IO kernel (raw
 HDF5 set up as h5bench sets it up), posix_per_rank (a file per rank, pwrite or pread) for
 subfiled darrays; for the many-block patterns of blocks.c (blocks_*), raw HDF5 writing the
-same selection in one H5Dwrite, in the same transfer mode.
+same selection in one H5Dwrite, in the same transfer mode. Writes behind compute
+(write_behind.c's "behind" rows, 13 fields): dah5 with DAH5_ASYNC against dah5 synchronous in
+the same round, as an overlap, (T sync - T async) / (T sync - compute): the share of the
+synchronous run's I/O time that the asynchronous one hid behind compute; h5bench's own
+kernel's times beside them.
 """
 import collections
 import math
@@ -387,6 +392,181 @@ def vpic_table(times, sizes):
     return lines
 
 
+# ---- Writes behind compute (bench/write_behind.c; h5bench's kernel through run.sh) ----
+
+BEHIND_MODES = (("dah5_sync", "dah5 sync"), ("dah5_async", "dah5 DAH5_ASYNC"), ("h5bench_sync", "h5bench SYNC"))
+BEHIND_OVERLAP_GOAL = 0.9  # when the compute is at least the write time (factor >= 1)
+BEHIND_ZERO_GOAL = 0.97  # async against sync with no compute
+
+
+def load_behind(path):
+    """write_behind.c's rows (13 fields, "behind,..."), round 0 (the warm-up) dropped:
+    {(mode, factor): {round: row}}, and the "# behind_..." notes {key: text}."""
+    rows = collections.defaultdict(dict)
+    notes = {}
+    fields = ("t", "compute", "io", "wait", "flush", "waited", "process_waited", "machine_waited")
+    for line in open(path):
+        if line.startswith("# behind_"):
+            key, _, text = line[2:].strip().partition(",")
+            notes[key] = text
+            continue
+        parts = line.strip().split(",")
+        if len(parts) != 13 or parts[0] != "behind" or parts[1] == "measure" or parts[3] == "0":
+            continue
+        row = dict(zip(fields, map(float, parts[4:12])))
+        row["bytes"] = int(parts[12])
+        rows[(parts[1], float(parts[2]))][int(parts[3])] = row
+    return rows, notes
+
+
+def behind_steps(notes):
+    """The steps of a run, from its "# behind_config" note (5, h5bench's sample, if none)."""
+    for part in notes.get("behind_config", "").split(","):
+        if part.strip().endswith(" steps"):
+            return int(part.split()[0])
+    return 5
+
+
+def behind_rounds(rows, factor, *modes):
+    """The rounds every one of `modes` has at `factor`: those in which dah5's main threads
+    waited at most QUIET for a CPU, else (none such) all of them; and whether quiet."""
+    runs = [rows.get((m, factor), {}) for m in modes]
+    common = sorted(set.intersection(*(set(r) for r in runs))) if runs else []
+    quiet = [r for r in common
+             if all(math.isnan(run[r]["waited"]) or run[r]["waited"] <= QUIET for run in runs)]
+    return (quiet, True) if quiet else (common, False)
+
+
+def behind_summary(rows, factor, steps):
+    """Per factor: medians per mode, the async/sync ratio and the overlap, per round."""
+    out = {"factor": factor}
+    for mode, _ in BEHIND_MODES:
+        runs = rows.get((mode, factor), {})
+        if runs:
+            out[mode] = {k: statistics.median(r[k] for r in runs.values())
+                         for k in ("t", "compute", "io", "wait", "flush", "waited", "process_waited",
+                                   "machine_waited")}
+            out[mode]["rounds"] = len(runs)
+    rounds, quiet = behind_rounds(rows, factor, "dah5_sync", "dah5_async")
+    sync, asyn = rows.get(("dah5_sync", factor), {}), rows.get(("dah5_async", factor), {})
+    if rounds:
+        out["speedup"] = statistics.median(sync[r]["t"] / asyn[r]["t"] for r in rounds)
+        out["overlap"] = statistics.median((sync[r]["t"] - asyn[r]["t"]) / sync[r]["io"] for r in rounds)
+        out["overlap_range"] = (min((sync[r]["t"] - asyn[r]["t"]) / sync[r]["io"] for r in rounds),
+                                max((sync[r]["t"] - asyn[r]["t"]) / sync[r]["io"] for r in rounds))
+        # What a write behind the next step's compute can hide at most: the steps before the
+        # last ((steps - 1) / steps of the sync run's I/O without its flush and close).
+        out["ceiling"] = statistics.median(
+            (steps - 1) / steps * (sync[r]["io"] - sync[r]["flush"]) / sync[r]["io"] for r in rounds)
+    out["used"], out["quiet"] = len(rounds), quiet
+    if ("h5bench_sync", factor) in rows and sync:
+        common = sorted(set(rows[("h5bench_sync", factor)]) & set(sync))
+        if common:
+            out["h5bench_ratio"] = statistics.median(rows[("h5bench_sync", factor)][r]["t"] / sync[r]["t"]
+                                                     for r in common)
+    return out
+
+
+
+def behind_table(rows, notes):
+    """The writes-behind table: per compute factor, the median T of each mode, async's
+    speed-up, the overlap, and the CPU waits; then the goals."""
+    factors = sorted({f for (_, f) in rows})
+    if not factors:
+        return []
+    config = notes.get("behind_config", "")
+    sums = [behind_summary(rows, f, behind_steps(notes)) for f in factors]
+    lines = [f"{config}; a step's synchronous write (the measure runs): {float(notes.get('behind_step_write', 'nan')):.4f} s. "
+             "T: file create to close, compute included, median seconds; overlap = (T sync − T async) / "
+             "(T sync − compute), median over rounds (rounds in which no dah5 main thread waited for a CPU "
+             f"more than {QUIET:.0%}); at most: the share of the sync run's I/O written before a compute "
+             "(all steps but the last, without the flush and close).", "",
+             "| compute a step | dah5 sync T | dah5 async T | h5bench T (× dah5 sync) | sync ÷ async | "
+             "overlap (range) | at most | async: in dah5_file_wait / flush+close | CPU wait: main thread (sync/async), "
+             "all threads s, machine s (PSI) | rounds |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for s in sums:
+        f = s["factor"]
+        sync, asyn, h5b = s.get("dah5_sync"), s.get("dah5_async"), s.get("h5bench_sync")
+        compute = (sync or asyn or h5b or {}).get("compute", 0)
+        cells = [f"{f:g}× ({compute:.3f} s)",
+                 f"{sync['t']:.3f}" if sync else "–",
+                 f"{asyn['t']:.3f}" if asyn else "–",
+                 (f"{h5b['t']:.3f}" + (f" ({s['h5bench_ratio']:.2f}×)" if "h5bench_ratio" in s else "")) if h5b else "–",
+                 f"{s['speedup']:.3f}" if "speedup" in s else "–",
+                 f"{s['overlap']:.2f} ({s['overlap_range'][0]:.2f}–{s['overlap_range'][1]:.2f})" if "overlap" in s else "–",
+                 f"{s['ceiling']:.2f}" if "ceiling" in s else "–",
+                 f"{asyn['wait']:.3f} / {asyn['flush']:.3f}" if asyn else "–"]
+        waits = []
+        if sync:
+            waits.append(f"{sync['waited']:.1%}/" + (f"{asyn['waited']:.1%}" if asyn else "–"))
+            waits.append(f"{sync['process_waited']:.3f}/" + (f"{asyn['process_waited']:.3f}" if asyn else "–"))
+            waits.append(f"{sync['machine_waited']:.3f}/" + (f"{asyn['machine_waited']:.3f}" if asyn else "–")
+                         + (f" (h5bench {h5b['machine_waited']:.3f})" if h5b else ""))
+        cells.append("; ".join(waits) if waits else "–")
+        cells.append(f"{s['used']}{'' if s['quiet'] else ' (none quiet: all)'}")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "| goal | measured | |", "|---|---|---|"]
+    for s in sums:
+        if "overlap" not in s:
+            continue
+        if s["factor"] == 0:
+            met = "met" if s["speedup"] >= BEHIND_ZERO_GOAL else "NOT met"
+            lines.append(f"| no compute: async T ≤ sync T / {BEHIND_ZERO_GOAL} (sync ÷ async ≥ {BEHIND_ZERO_GOAL}) | "
+                         f"{s['speedup']:.3f} | {met} |")
+        elif s["factor"] >= 1:
+            met = "met" if s["overlap"] >= BEHIND_OVERLAP_GOAL else "NOT met"
+            if s.get("ceiling", 1) < BEHIND_OVERLAP_GOAL:
+                met += f" (at most {s['ceiling']:.2f} in this pattern)"
+            lines.append(f"| compute {s['factor']:g}× the write: overlap ≥ {BEHIND_OVERLAP_GOAL} | {s['overlap']:.2f} | {met} |")
+    return lines
+
+
+def behind_plot(rows, notes, out):
+    """Total time by compute factor per mode, and the overlap against the goal."""
+    factors = sorted({f for (_, f) in rows})
+    if not factors:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    ax = axes[0]
+    for mode, label in BEHIND_MODES:
+        xs = [f for f in factors if (mode, f) in rows]
+        ys = [statistics.median(r["t"] for r in rows[(mode, f)].values()) for f in xs]
+        if xs:
+            ax.plot(xs, ys, marker="o", label=label)
+    ax.set_xlabel("compute a step (× a step's sync write)")
+    ax.set_ylabel("T: file create to close, s (median)")
+    ax.set_title("VPIC-IO with compute between steps")
+    ax.legend()
+    ax = axes[1]
+    sums = [behind_summary(rows, f, behind_steps(notes)) for f in factors]
+    xs = [s["factor"] for s in sums if "overlap" in s]
+    if xs:
+        ax.plot(xs, [s["overlap"] for s in sums if "overlap" in s], marker="o", label="overlap, DAH5_ASYNC")
+        ax.plot(xs, [s["ceiling"] for s in sums if "overlap" in s], linestyle=":", label="at most (all steps but the last)")
+    ax.axhline(BEHIND_OVERLAP_GOAL, color="gray", linestyle="--", label=f"goal {BEHIND_OVERLAP_GOAL} (compute ≥ write)")
+    ax.set_xlabel("compute a step (× a step's sync write)")
+    ax.set_ylabel("(T sync − T async) / (T sync − compute)")
+    ax.set_title("share of the write hidden")
+    ax.legend(fontsize="small")
+    fig.suptitle(notes.get("behind_config", ""), fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out, dpi=80)
+
+
+def behind_main(out, path):
+    rows, notes = load_behind(path)
+    md = ["### Writes behind compute", "", f"One machine's figures: {machine()}. Run on "
+          f"{subprocess.run(['date', '-u', '+%Y-%m-%d %H:%M UTC'], capture_output=True, text=True).stdout.strip()}.", ""]
+    md += behind_table(rows, notes) or ["no rows of write_behind.c"]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "behind.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    behind_plot(rows, notes, os.path.join(out, "behind.png"))
+    print("\n".join(md))
+    print(f"\nwrote {out}/behind.md and {out}/behind.png")
+
+
 def ranks_table(times, sizes):
     """Cost growth with the number of ranks: metadata rate and darray write time."""
     meta = sorted({p for (p, _) in times if p.startswith("ranks_metadata_")}, key=ranks_of)
@@ -467,6 +647,9 @@ def plot(times, sizes, out):
 
 
 def main():
+    if sys.argv[1] == "--behind":
+        behind_main(sys.argv[2], sys.argv[3])
+        return
     out, results = sys.argv[1], sys.argv[2]
     memory = open(sys.argv[3]).read().strip() if len(sys.argv) > 3 else ""
     selection = selection_table(sys.argv[4]) if len(sys.argv) > 4 else []
@@ -491,6 +674,11 @@ def main():
         md += ["", "#### Many blocks a rank (`bench/blocks.c`)", ""] + many
     if selection:
         md += ["", "#### Building a selection of N blocks (`bench/selection.c`, one process)", ""] + selection
+    behind_rows, behind_notes = load_behind(results)
+    behind = behind_table(behind_rows, behind_notes)
+    if behind:
+        md += ["", "#### Writes behind compute (`bench/write_behind.c`)", ""] + behind
+        behind_plot(behind_rows, behind_notes, os.path.join(out, "behind.png"))
     ranks = ranks_table(times, sizes)
     if ranks:
         md += ["", "#### Growth with the number of ranks", ""] + ranks
