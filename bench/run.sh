@@ -35,7 +35,9 @@
 # DAH5_BENCH_BEHIND_ROUNDS (DAH5_BENCH_ROUNDS), DAH5_BENCH_BEHIND_FACTORS (the compute a step
 # in units of a step's synchronous write time, measured first in the same run: "0 0.5 1 2"),
 # DAH5_BENCH_BEHIND_COMPUTE (sleep, as h5bench's emulated compute, or spin: a busy loop on
-# every core), DAH5_BENCH_H5BENCH (the path of an h5bench_write built with this MPI and HDF5:
+# every core), DAH5_BENCH_BEHIND_ORDER (h5bench: a step's 8 creates, then its 8 writes, the
+# datasets closed two steps later, as h5bench; each: create, write, close a variable after
+# the other), DAH5_BENCH_H5BENCH (the path of an h5bench_write built with this MPI and HDF5:
 # then h5bench's own kernel runs side by side with the same compute each round, independent
 # data, as its sample sync-write-1d-contig-contig otherwise; unset: dah5 alone).
 # DAH5_BENCH_ONLY=behind runs that phase alone: $OUT/behind.csv, behind.md and behind.png.
@@ -73,6 +75,7 @@ behind_steps=${DAH5_BENCH_BEHIND_STEPS:-5}
 behind_rounds=${DAH5_BENCH_BEHIND_ROUNDS:-$rounds}
 behind_factors=${DAH5_BENCH_BEHIND_FACTORS:-0 0.5 1 2}
 behind_compute=${DAH5_BENCH_BEHIND_COMPUTE:-sleep}
+behind_order=${DAH5_BENCH_BEHIND_ORDER:-h5bench}
 h5bench=${DAH5_BENCH_H5BENCH:-}
 only=${DAH5_BENCH_ONLY:-}
 case $only in
@@ -169,15 +172,15 @@ EOF
 # h5bench's kernel with the same compute times; rows appended to $1.
 behind() {
     local step_write round factor
-    step_write=$(on "$ranks" "$write_behind" "$data" measure "$behind_particles" "$behind_steps" 3 |
+    step_write=$(on "$ranks" "$write_behind" "$data" measure "$behind_particles" "$behind_steps" 3 "$behind_order" |
         tee -a "$1" | sed -n 's/^# behind_step_write,//p')
-    echo "  writes behind compute: a step's write $step_write s; compute $behind_compute, factors $behind_factors" >&2
-    echo "# behind_config,$ranks ranks,$behind_particles particles a rank,$behind_steps steps,compute $behind_compute" >> "$1"
+    echo "  writes behind compute: a step's write $step_write s; compute $behind_compute, order $behind_order, factors $behind_factors" >&2
+    echo "# behind_config,$ranks ranks,$behind_particles particles a rank,$behind_steps steps,compute $behind_compute,order $behind_order" >> "$1"
     for ((round = 0; round <= behind_rounds; round++)); do
         # shellcheck disable=SC2086  # word splitting of the factor list is wanted
         on "$ranks" "$write_behind" "$data" round "$behind_particles" "$behind_steps" "$round" \
-            "$behind_compute" "$step_write" $behind_factors >> "$1"
-        if [[ -n $h5bench && $behind_compute == sleep ]]; then
+            "$behind_compute" "$behind_order" "$step_write" $behind_factors >> "$1"
+        if [[ -n $h5bench && $behind_compute == sleep && $behind_order == h5bench ]]; then
             for factor in $behind_factors; do
                 behind_h5bench "$round" "$factor" "$step_write" >> "$1"
             done

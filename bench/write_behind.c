@@ -2,14 +2,17 @@
  * write_behind.c: writes behind compute (issue 32). h5bench's VPIC-IO write pattern through
  * dah5, with emulated compute between the steps, written synchronously and with DAH5_ASYNC.
  *
- *   write_behind DIR measure PARTICLES STEPS ROUNDS
- *   write_behind DIR round PARTICLES STEPS ROUND KIND STEP_WRITE FACTOR...
+ *   write_behind DIR measure PARTICLES STEPS ROUNDS ORDER
+ *   write_behind DIR round PARTICLES STEPS ROUND KIND ORDER STEP_WRITE FACTOR...
  *
  * The pattern (h5bench_patterns/h5bench_write.c, CONTIG_CONTIG_1D, as its sample
  * sync-write-1d-contig-contig): each of STEPS time steps is a group Timestep_S with 8 1-D
  * variables x, y, z, px, py, pz (float32), id_1 (int32), id_2 (float32); each rank writes
- * one contiguous block of PARTICLES elements at rank * PARTICLES of each: dah5_dataset_create,
- * dah5_write_block (independent), dah5_dataset_close. Between two steps (not after the last,
+ * one contiguous block of PARTICLES elements at rank * PARTICLES of each (independent).
+ * ORDER h5bench: as h5bench, the 8 dah5_dataset_create, then the 8 dah5_write_block, and
+ * the datasets of step S closed at the start of step S + 2 (DELAYED_CLOSE_TIMESTEPS 2), the
+ * rest before the flush; ORDER each: dah5_dataset_create, dah5_write_block and
+ * dah5_dataset_close one variable after the other. Between two steps (not after the last,
  * as h5bench) the ranks "compute" for FACTOR x STEP_WRITE seconds: KIND sleep (usleep, as
  * h5bench's emulated compute, which leaves the core free) or spin (a busy loop on the clock,
  * every core busy). At the end dah5_file_flush (h5bench's H5Fflush: the data goes to
@@ -22,9 +25,9 @@
  * the rest).
  *
  * measure: ROUNDS (plus a warm-up) of dah5_sync without compute; prints their rows and
- * "# behind_step_write,SECONDS": the median over the rounds of a step's write time (group,
- * 8 creates, writes and closes; the ranks' largest, averaged over the steps). run.sh
- * passes it back as STEP_WRITE.
+ * "# behind_step_write,SECONDS": the median over the rounds of a step's write time (its
+ * dataset closes, group, 8 creates and writes; the ranks' largest, averaged over the
+ * steps). run.sh passes it back as STEP_WRITE.
  * round: for each FACTOR, dah5_sync and dah5_async, in an order shuffled by ROUND. In round 1
  * also an untimed check: an async run whose buffers change after every dah5_file_wait, read
  * back and compared value by value.
@@ -45,7 +48,7 @@
 
 #include <dirent.h>
 
-enum { VARS = 8, MAX_STEPS = 64 };
+enum { VARS = 8, MAX_STEPS = 64, CLOSE_DELAY = 2 };
 static const char *const NAMES[VARS] = {"x", "y", "z", "px", "py", "pz", "id_1", "id_2"};
 
 static int is_int(int v) { return v == 6; }
@@ -54,6 +57,7 @@ struct behind {
     uint64_t n; /* particles a rank */
     int steps;
     int spin; /* compute KIND spin (else sleep) */
+    int each; /* ORDER each (else h5bench) */
     void *vars[VARS];
 };
 
@@ -145,13 +149,10 @@ static const char *file_name(int async) { return path(async ? "behind_async.h5" 
 static struct result run(int async, double compute_per_step, int changing)
 {
     uint64_t dims[1] = {g.n * (uint64_t)size_g}, off[1] = {g.n * (uint64_t)rank_g}, cnt[1] = {g.n};
-    uint32_t xfer = DAH5_INDEPENDENT;
-#ifdef DAH5_ASYNC
-    if (async)
-        xfer |= DAH5_ASYNC;
-#endif
+    uint32_t xfer = async ? DAH5_INDEPENDENT | DAH5_ASYNC : DAH5_INDEPENDENT;
     double step_s[MAX_STEPS] = {0}, wait = 0, flush = 0;
     char name[64];
+    dah5_dataset *ds[MAX_STEPS][VARS] = {{NULL}};
     if (rank_g == 0)
         unlink(file_name(async));
     if (changing)
@@ -165,31 +166,40 @@ static struct result run(int async, double compute_per_step, int changing)
     for (int s = 0; s < g.steps; s++) {
         if (s > 0) {
             compute(compute_per_step);
-#ifdef DAH5_ASYNC
             if (async) {
                 /* The buffers are about to be overwritten: this rank's writes must be done. */
                 double t = now();
                 check(dah5_file_wait(f), "dah5_file_wait");
                 wait += now() - t;
             }
-#endif
             if (changing)
                 fill(s);
         }
         double t = now();
+        if (!g.each && s >= CLOSE_DELAY)
+            for (int k = 0; k < VARS; k++)
+                check(dah5_dataset_close(&ds[s - CLOSE_DELAY][k]), "close dataset");
         snprintf(name, sizeof name, "Timestep_%d", s);
         check(dah5_group_create(f, name), "group");
         for (int k = 0; k < VARS; k++) {
-            dah5_dataset *d = NULL;
             int32_t type = is_int(k) ? DAH5_INT32 : DAH5_FLOAT32;
             snprintf(name, sizeof name, "Timestep_%d/%s", s, NAMES[k]);
-            check(dah5_dataset_create(f, name, type, 1, dims, NULL, &d), "dataset");
-            check(dah5_write_block(d, off, cnt, type, g.vars[k], xfer), "write_block");
-            check(dah5_dataset_close(&d), "close dataset");
+            check(dah5_dataset_create(f, name, type, 1, dims, NULL, &ds[s][k]), "dataset");
+            if (g.each) {
+                check(dah5_write_block(ds[s][k], off, cnt, type, g.vars[k], xfer), "write_block");
+                check(dah5_dataset_close(&ds[s][k]), "close dataset");
+            }
+        }
+        for (int k = 0; !g.each && k < VARS; k++) {
+            int32_t type = is_int(k) ? DAH5_INT32 : DAH5_FLOAT32;
+            check(dah5_write_block(ds[s][k], off, cnt, type, g.vars[k], xfer), "write_block");
         }
         step_s[s] = now() - t;
     }
     double t = now();
+    for (int s = 0; s < g.steps; s++)
+        for (int k = 0; k < VARS; k++)
+            check(dah5_dataset_close(&ds[s][k]), "close dataset"); /* NULL: a no-op */
     check(dah5_file_flush(f), "flush");
     check(dah5_file_close(&f), "close");
     flush = now() - t;
@@ -264,11 +274,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_g);
     MPI_Comm_size(MPI_COMM_WORLD, &size_g);
     int bad = 1;
-    if (argc >= 6) {
+    if (argc >= 7) {
         snprintf(dir_g, sizeof dir_g, "%s", argv[1]);
         g.n = strtoull(argv[3], NULL, 10);
         g.steps = atoi(argv[4]);
         bad = g.n == 0 || g.steps < 1 || g.steps > MAX_STEPS;
+        g.each = strcmp(argv[2], "measure") == 0 ? strcmp(argv[6], "each") == 0
+                 : argc > 7                      ? strcmp(argv[7], "each") == 0
+                                                 : 0;
     }
     if (!bad && strcmp(argv[2], "measure") == 0) {
         int rounds = atoi(argv[5]);
@@ -287,33 +300,26 @@ int main(int argc, char **argv)
         double median = nw == 0 ? 0 : nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
         if (rank_g == 0)
             printf("# behind_step_write,%.6f\n", median);
-    } else if (!bad && strcmp(argv[2], "round") == 0 && argc >= 9) {
+    } else if (!bad && strcmp(argv[2], "round") == 0 && argc >= 10) {
         int round = atoi(argv[5]);
         g.spin = strcmp(argv[6], "spin") == 0;
-        double step_write = atof(argv[7]);
-        int nf = argc - 8;
+        double step_write = atof(argv[8]);
+        int nf = argc - 9;
         for (int k = 0; k < VARS; k++)
             g.vars[k] = buffer(g.n * 4);
         fill(0);
-#ifdef DAH5_ASYNC
         const int modes = 2;
-#else
-        const int modes = 1;
-        if (rank_g == 0)
-            printf("# behind_note,this dah5.h has no DAH5_ASYNC: dah5_sync only\n");
-#endif
         if (round == 1) {
-            check_file(modes - 1);
+            check_file(1);
             if (rank_g == 0)
-                printf("# behind_check,%s file with new values every step read back: every value right\n",
-                       modes == 2 ? "async" : "sync");
+                printf("# behind_check,async file with new values every step read back: every value right\n");
         }
         int order[64];
         int n = nf * modes < 64 ? nf * modes : 64;
         shuffled(order, n, round);
         for (int i = 0; i < n; i++) {
             int factor_at = order[i] / modes, async = order[i] % modes;
-            double factor = atof(argv[8 + factor_at]);
+            double factor = atof(argv[9 + factor_at]);
             struct result r = run(async, factor * step_write, 0);
             row_of(async ? "dah5_async" : "dah5_sync", factor, round, factor * step_write, r);
         }
