@@ -172,7 +172,8 @@ EOF
 # h5bench's kernel with the same compute times; rows appended to $1.
 behind() {
     local step_write round factor
-    step_write=$(on "$ranks" "$write_behind" "$data" measure "$behind_particles" "$behind_steps" 3 "$behind_order" |
+    step_write=$(on "$ranks" "$write_behind" "$data" measure "$behind_particles" "$behind_steps" \
+        $((behind_rounds < 3 ? behind_rounds : 3)) "$behind_order" |
         tee -a "$1" | sed -n 's/^# behind_step_write,//p')
     echo "  writes behind compute: a step's write $step_write s; compute $behind_compute, order $behind_order, factors $behind_factors" >&2
     echo "# behind_config,$ranks ranks,$behind_particles particles a rank,$behind_steps steps,compute $behind_compute,order $behind_order" >> "$1"
