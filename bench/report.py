@@ -535,28 +535,33 @@ def behind_plot(rows, notes, out):
     factors = sorted({f for (_, f) in rows})
     if not factors:
         return
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6))
     ax = axes[0]
-    for mode, label in BEHIND_MODES:
-        xs = [f for f in factors if (mode, f) in rows]
-        ys = [statistics.median(r["t"] for r in rows[(mode, f)].values()) for f in xs]
-        if xs:
-            ax.plot(xs, ys, marker="o", label=label)
-    ax.set_xlabel("compute a step (× a step's sync write)")
-    ax.set_ylabel("T: file create to close, s (median)")
-    ax.set_title("VPIC-IO with compute between steps")
-    ax.legend()
-    ax = axes[1]
     sums = [behind_summary(rows, f, behind_steps(notes)) for f in factors]
+    for i, (mode, label) in enumerate(BEHIND_MODES):
+        xs = [s["factor"] for s in sums if mode in s]
+        if xs:
+            color = f"C{i}"
+            ax.plot(xs, [s[mode]["t"] for s in sums if mode in s], marker="o", color=color, label=f"{label}, median")
+            ax.plot(xs, [s[mode]["t_q25"] for s in sums if mode in s], marker=".", linestyle=":", color=color,
+                    label=f"{label}, fastest quarter")
+    ax.set_xlabel("compute a step (× a step's sync write)")
+    ax.set_ylabel("T: file create to close, s")
+    ax.set_title("VPIC-IO with compute between steps")
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    ax = axes[1]
     xs = [s["factor"] for s in sums if "overlap" in s]
     if xs:
-        ax.plot(xs, [s["overlap"] for s in sums if "overlap" in s], marker="o", label="overlap, DAH5_ASYNC")
+        ax.plot(xs, [s["overlap"] for s in sums if "overlap" in s], marker="o", label="overlap, DAH5_ASYNC (medians)")
+        ax.plot(xs, [s["overlap_q25"] for s in sums if "overlap" in s], marker=".", label="overlap (fastest quarters)")
+        ax.plot(xs, [s["overlap_steps"] for s in sums if "overlap" in s], marker="x", label="steps' overlap (no flush)")
         ax.plot(xs, [s["ceiling"] for s in sums if "overlap" in s], linestyle=":", label="at most (all steps but the last)")
     ax.axhline(BEHIND_OVERLAP_GOAL, color="gray", linestyle="--", label=f"goal {BEHIND_OVERLAP_GOAL} (compute ≥ write)")
     ax.set_xlabel("compute a step (× a step's sync write)")
     ax.set_ylabel("(T sync − T async) / (T sync − compute)")
     ax.set_title("share of the write hidden")
-    ax.legend(fontsize="small")
+    ax.set_ylim(min(-0.05, ax.get_ylim()[0]), 1.05)
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
     fig.suptitle(notes.get("behind_config", ""), fontsize="small")
     fig.tight_layout()
     fig.savefig(out, dpi=80)
