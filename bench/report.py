@@ -564,6 +564,7 @@ def behind_plot(rows, notes, out):
     ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
     fig.suptitle(notes.get("behind_config", ""), fontsize="small")
     fig.tight_layout()
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     fig.savefig(out, dpi=80)
 
 
