@@ -143,6 +143,17 @@ $(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/common.h include/dah5.h \
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $(PEERS_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) \
 		$(PEERS_LIBS) -o $@
 
+# Writes behind compute: h5bench's VPIC-IO pattern through dah5, sync and DAH5_ASYNC.
+$(BUILD)/bench-$(PROFILE)/write_behind: bench/write_behind.c bench/common.h include/dah5.h include/dah5_mpi.h lib
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
+
+# Does MPI-IO's nonblocking write progress while the caller computes? Plain MPI, built with
+# whichever MPICC (mpicc.openmpi or mpicc.mpich): see bench/iwrite_progress.c.
+$(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $< -o $@
+
 # Selection construction alone: HDF5 only, one process.
 $(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
 	@mkdir -p $(dir $@)

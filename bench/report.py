@@ -1,6 +1,7 @@
 """Turn the CSV of bench.c and h5py_bench.py into a markdown table, the targets, and a PNG.
 
     report.py OUTDIR RESULTS.csv [MEMORY.txt [SELECTION.csv]]
+    report.py --behind OUTDIR BEHIND.csv      (writes behind compute alone: behind.md, behind.png)
 
 Round 0 of every (protocol, method) is a warm-up and is dropped. Every timed operation comes
 with the largest fraction of its time any rank spent waiting for a CPU (`waited`). A round
@@ -16,7 +17,11 @@ Baselines: mpiio_ind for bench.c's independent methods, mpiio_coll for its colle
 mpi4py_ind for h5py's, raw_hdf5 for the metadata loops and for h5bench's VPIC-IO kernel (raw
 HDF5 set up as h5bench sets it up), posix_per_rank (a file per rank, pwrite or pread) for
 subfiled darrays; for the many-block patterns of blocks.c (blocks_*), raw HDF5 writing the
-same selection in one H5Dwrite, in the same transfer mode.
+same selection in one H5Dwrite, in the same transfer mode. Writes behind compute
+(write_behind.c's "behind" rows, 13 fields): dah5 with DAH5_ASYNC against dah5 synchronous in
+the same round, as an overlap, (T sync - T async) / (T sync - compute): the share of the
+synchronous run's I/O time that the asynchronous one hid behind compute; h5bench's own
+kernel's times beside them.
 """
 import collections
 import math
@@ -387,6 +392,195 @@ def vpic_table(times, sizes):
     return lines
 
 
+# ---- Writes behind compute (bench/write_behind.c; h5bench's kernel through run.sh) ----
+
+BEHIND_MODES = (("dah5_sync", "dah5 sync"), ("dah5_async", "dah5 DAH5_ASYNC"), ("h5bench_sync", "h5bench SYNC"))
+BEHIND_OVERLAP_GOAL = 0.9  # when the compute is at least the write time (factor >= 1)
+BEHIND_ZERO_GOAL = 0.97  # async against sync with no compute
+
+
+def load_behind(path):
+    """write_behind.c's rows (13 fields, "behind,..."), round 0 (the warm-up) dropped:
+    {(mode, factor): {round: row}}, and the "# behind_..." notes {key: text}."""
+    rows = collections.defaultdict(dict)
+    notes = {}
+    fields = ("t", "compute", "io", "wait", "flush", "waited", "process_waited", "machine_waited")
+    for line in open(path):
+        if line.startswith("# behind_"):
+            key, _, text = line[2:].strip().partition(",")
+            notes[key] = text
+            continue
+        parts = line.strip().split(",")
+        if len(parts) != 13 or parts[0] != "behind" or parts[1] == "measure" or parts[3] == "0":
+            continue
+        row = dict(zip(fields, map(float, parts[4:12])))
+        row["bytes"] = int(parts[12])
+        rows[(parts[1], float(parts[2]))][int(parts[3])] = row
+    return rows, notes
+
+
+def behind_steps(notes):
+    """The steps of a run, from its "# behind_config" note (5, h5bench's sample, if none)."""
+    for part in notes.get("behind_config", "").split(","):
+        if part.strip().endswith(" steps"):
+            return int(part.split()[0])
+    return 5
+
+
+def behind_summary(rows, factor, steps):
+    """Per factor: each mode's medians over all its rounds, and from them async's speed-up
+    and the overlap. A stall of the VM's disk (1-4 s, either mode, at random, for a quarter
+    of the runs here) decides a round's ratio on its own, so the figures compare the two
+    modes' medians, not round by round; the per-round overlap's median is shown beside."""
+    out = {"factor": factor}
+    for mode, _ in BEHIND_MODES:
+        runs = rows.get((mode, factor), {})
+        if runs:
+            out[mode] = {k: statistics.median(r[k] for r in runs.values())
+                         for k in ("t", "compute", "io", "wait", "flush", "waited", "process_waited",
+                                   "machine_waited")}
+            out[mode]["rounds"] = len(runs)
+            out[mode]["quiet"] = sum(not r["waited"] > QUIET for r in runs.values())
+            # The fastest quarter: the time without a stall, where stalls hit a third of runs.
+            ts = sorted(r["t"] for r in runs.values())
+            out[mode]["t_q25"] = ts[(len(ts) - 1) // 4]
+            # The steps alone: T less the compute and the flush and close.
+            out[mode]["steps"] = statistics.median(r["io"] - r["flush"] for r in runs.values())
+    sync, asyn = out.get("dah5_sync"), out.get("dah5_async")
+    if sync and asyn:
+        out["speedup"] = sync["t"] / asyn["t"]
+        out["overlap"] = (sync["t"] - asyn["t"]) / sync["io"]
+        # What a write behind the next step's compute can hide at most: the steps before the
+        # last ((steps - 1) / steps of the sync run's I/O without its flush and close).
+        out["ceiling"] = (steps - 1) / steps * (sync["io"] - sync["flush"]) / sync["io"]
+        a, b = rows[("dah5_sync", factor)], rows[("dah5_async", factor)]
+        common = sorted(set(a) & set(b))
+        out["overlap_rounds"] = statistics.median((a[r]["t"] - b[r]["t"]) / a[r]["io"] for r in common)
+        compute = sync["compute"] * (steps - 1)
+        out["overlap_q25"] = (sync["t_q25"] - asyn["t_q25"]) / (sync["t_q25"] - compute)
+        # The async flush also completes the last step's writes: what it takes beyond the
+        # sync flush counts against the async steps.
+        out["overlap_steps"] = (sync["steps"] - asyn["steps"] - (asyn["flush"] - sync["flush"])) / sync["steps"]
+    h5b = out.get("h5bench_sync")
+    if h5b and sync:
+        out["h5bench_ratio"] = h5b["t"] / sync["t"]
+    return out
+
+
+def behind_table(rows, notes):
+    """The writes-behind table: per compute factor, the median T of each mode, async's
+    speed-up, the overlap, and the CPU waits; then the goals."""
+    factors = sorted({f for (_, f) in rows})
+    if not factors:
+        return []
+    config = notes.get("behind_config", "")
+    sums = [behind_summary(rows, f, behind_steps(notes)) for f in factors]
+    lines = [f"{config}; a step's synchronous write (the measure runs): {float(notes.get('behind_step_write', 'nan')):.4f} s. "
+             "T: file create to close, compute included, median seconds over all rounds; overlap = "
+             "(T sync − T async) / (T sync − compute) from those medians (the median of the per-round "
+             "overlaps, and the overlap of each mode's fastest quarter of rounds, in parentheses: a stall of "
+             "the VM's disk adds 0.5-2 s to a third of the runs of either mode at random); at most: the share "
+             "of the sync run's I/O written before a compute (all steps but the last, without the flush and "
+             "close); steps' overlap: the time saved against the sync steps alone (T less the compute and less "
+             "the flush and close; medians of each part, what the async flush takes beyond the sync one "
+             f"charged to the async steps), at most about {behind_steps(notes) - 1}/{behind_steps(notes)}: "
+             "no compute follows the last step. CPU wait: medians of the largest "
+             "fraction of T a rank's main thread waited, of the seconds all threads of a rank waited, and of "
+             "the seconds some task of the machine waited (PSI; h5bench's around its whole mpiexec); "
+             f"undisturbed: the rounds whose main threads waited at most {QUIET:.0%} (sync/async).", "",
+             "| compute a step | dah5 sync T | dah5 async T | h5bench T (× dah5 sync) | sync ÷ async | "
+             "overlap (per round; fastest quarter) | at most | steps' overlap | async: in dah5_file_wait / flush+close | "
+             "CPU wait: main thread (sync/async); all threads s; machine s | rounds (undisturbed) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for s in sums:
+        f = s["factor"]
+        sync, asyn, h5b = s.get("dah5_sync"), s.get("dah5_async"), s.get("h5bench_sync")
+        compute = (sync or asyn or h5b or {}).get("compute", 0)
+        cells = [f"{f:g}× ({compute:.3f} s)",
+                 f"{sync['t']:.3f}" if sync else "–",
+                 f"{asyn['t']:.3f}" if asyn else "–",
+                 (f"{h5b['t']:.3f}" + (f" ({s['h5bench_ratio']:.2f}×)" if "h5bench_ratio" in s else "")) if h5b else "–",
+                 f"{s['speedup']:.3f}" if "speedup" in s else "–",
+                 f"{s['overlap']:.2f} ({s['overlap_rounds']:.2f}; {s['overlap_q25']:.2f})" if "overlap" in s else "–",
+                 f"{s['ceiling']:.2f}" if "ceiling" in s else "–",
+                 f"{s['overlap_steps']:.2f}" if "overlap" in s else "–",
+                 f"{asyn['wait']:.3f} / {asyn['flush']:.3f}" if asyn else "–"]
+        waits = []
+        if sync:
+            waits.append(f"{sync['waited']:.1%}/" + (f"{asyn['waited']:.1%}" if asyn else "–"))
+            waits.append(f"{sync['process_waited']:.3f}/" + (f"{asyn['process_waited']:.3f}" if asyn else "–"))
+            waits.append(f"{sync['machine_waited']:.3f}/" + (f"{asyn['machine_waited']:.3f}" if asyn else "–")
+                         + (f" (h5bench {h5b['machine_waited']:.3f})" if h5b else ""))
+        cells.append("; ".join(waits) if waits else "–")
+        cells.append(f"{sync['rounds']} ({sync['quiet']}/{asyn['quiet']})" if sync and asyn else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "| goal | measured | |", "|---|---|---|"]
+    for s in sums:
+        if "overlap" not in s:
+            continue
+        if s["factor"] == 0:
+            met = "met" if s["speedup"] >= BEHIND_ZERO_GOAL else "NOT met"
+            lines.append(f"| no compute: async T ≤ sync T / {BEHIND_ZERO_GOAL} (sync ÷ async ≥ {BEHIND_ZERO_GOAL}) | "
+                         f"{s['speedup']:.3f} | {met} |")
+        elif s["factor"] >= 1:
+            met = "met" if s["overlap"] >= BEHIND_OVERLAP_GOAL else "NOT met"
+            if s.get("ceiling", 1) < BEHIND_OVERLAP_GOAL:
+                met += f" (at most {s['ceiling']:.2f} in this pattern)"
+            lines.append(f"| compute {s['factor']:g}× the write: overlap ≥ {BEHIND_OVERLAP_GOAL} | {s['overlap']:.2f} | {met} |")
+    return lines
+
+
+def behind_plot(rows, notes, out):
+    """Total time by compute factor per mode, and the overlap against the goal."""
+    factors = sorted({f for (_, f) in rows})
+    if not factors:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6))
+    ax = axes[0]
+    sums = [behind_summary(rows, f, behind_steps(notes)) for f in factors]
+    for i, (mode, label) in enumerate(BEHIND_MODES):
+        xs = [s["factor"] for s in sums if mode in s]
+        if xs:
+            color = f"C{i}"
+            ax.plot(xs, [s[mode]["t"] for s in sums if mode in s], marker="o", color=color, label=f"{label}, median")
+            ax.plot(xs, [s[mode]["t_q25"] for s in sums if mode in s], marker=".", linestyle=":", color=color,
+                    label=f"{label}, fastest quarter")
+    ax.set_xlabel("compute a step (× a step's sync write)")
+    ax.set_ylabel("T: file create to close, s")
+    ax.set_title("VPIC-IO with compute between steps")
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    ax = axes[1]
+    xs = [s["factor"] for s in sums if "overlap" in s]
+    if xs:
+        ax.plot(xs, [s["overlap"] for s in sums if "overlap" in s], marker="o", label="overlap, DAH5_ASYNC (medians)")
+        ax.plot(xs, [s["overlap_q25"] for s in sums if "overlap" in s], marker=".", label="overlap (fastest quarters)")
+        ax.plot(xs, [s["overlap_steps"] for s in sums if "overlap" in s], marker="x", label="steps' overlap (no flush)")
+        ax.plot(xs, [s["ceiling"] for s in sums if "overlap" in s], linestyle=":", label="at most (all steps but the last)")
+    ax.axhline(BEHIND_OVERLAP_GOAL, color="gray", linestyle="--", label=f"goal {BEHIND_OVERLAP_GOAL} (compute ≥ write)")
+    ax.set_xlabel("compute a step (× a step's sync write)")
+    ax.set_ylabel("(T sync − T async) / (T sync − compute)")
+    ax.set_title("share of the write hidden")
+    ax.set_ylim(min(-0.05, ax.get_ylim()[0]), 1.05)
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    fig.suptitle(notes.get("behind_config", ""), fontsize="small")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    fig.savefig(out, dpi=80)
+
+
+def behind_main(out, path):
+    rows, notes = load_behind(path)
+    md = ["### Writes behind compute", "", f"One machine's figures: {machine()}. Run on "
+          f"{subprocess.run(['date', '-u', '+%Y-%m-%d %H:%M UTC'], capture_output=True, text=True).stdout.strip()}.", ""]
+    md += behind_table(rows, notes) or ["no rows of write_behind.c"]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "behind.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    behind_plot(rows, notes, os.path.join(out, "behind.png"))
+    print("\n".join(md))
+    print(f"\nwrote {out}/behind.md and {out}/behind.png")
+
+
 def ranks_table(times, sizes):
     """Cost growth with the number of ranks: metadata rate and darray write time."""
     meta = sorted({p for (p, _) in times if p.startswith("ranks_metadata_")}, key=ranks_of)
@@ -467,6 +661,9 @@ def plot(times, sizes, out):
 
 
 def main():
+    if sys.argv[1] == "--behind":
+        behind_main(sys.argv[2], sys.argv[3])
+        return
     out, results = sys.argv[1], sys.argv[2]
     memory = open(sys.argv[3]).read().strip() if len(sys.argv) > 3 else ""
     selection = selection_table(sys.argv[4]) if len(sys.argv) > 4 else []
@@ -491,6 +688,11 @@ def main():
         md += ["", "#### Many blocks a rank (`bench/blocks.c`)", ""] + many
     if selection:
         md += ["", "#### Building a selection of N blocks (`bench/selection.c`, one process)", ""] + selection
+    behind_rows, behind_notes = load_behind(results)
+    behind = behind_table(behind_rows, behind_notes)
+    if behind:
+        md += ["", "#### Writes behind compute (`bench/write_behind.c`)", ""] + behind
+        behind_plot(behind_rows, behind_notes, os.path.join(out, "behind.png"))
     ranks = ranks_table(times, sizes)
     if ranks:
         md += ["", "#### Growth with the number of ranks", ""] + ranks
