@@ -2,7 +2,9 @@
 //! is checked and its runs are known, and one thread per file moves the bytes with `pwrite`
 //! at the file offsets fixed then (`core::raw_data`), straight from the caller's buffer,
 //! while the caller computes. That thread never calls HDF5 or MPI, so neither needs to be
-//! thread-safe (no `MPI_THREAD_MULTIPLE`).
+//! thread-safe (no `MPI_THREAD_MULTIPLE`). MPI's `MPI_File_iwrite_at` does progress here
+//! (glibc's AIO thread, bench/iwrite_progress.c), but not on HDF5's file handle, whose view
+//! HDF5 sets for its transfers while such a request would be outstanding (MPI forbids it).
 //!
 //! What waits, and for what: [`WriteBehind::wait`] for every write this rank started on
 //! the file (`dah5_file_wait`, and before a flush or close agrees, so that a flush or close
