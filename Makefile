@@ -144,13 +144,13 @@ $(BUILD)/bench-$(PROFILE)/blocks: bench/blocks.c bench/common.h include/dah5.h \
 		$(PEERS_LIBS) -o $@
 
 # Writes behind compute: h5bench's VPIC-IO pattern through dah5, sync and DAH5_ASYNC.
-$(BUILD)/bench-$(PROFILE)/write_behind: bench/write_behind.c bench/common.h include/dah5.h include/dah5_mpi.h lib
+$(BUILD)/bench-$(PROFILE)/write_behind: bench/write_behind.c bench/common.h bench/schedstat.h include/dah5.h include/dah5_mpi.h lib
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
 
 # Does MPI-IO's nonblocking write progress while the caller computes? Plain MPI, built with
 # whichever MPICC (mpicc.openmpi or mpicc.mpich): see bench/iwrite_progress.c.
-$(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c
+$(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c bench/schedstat.h
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $< -o $@
 

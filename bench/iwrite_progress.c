@@ -22,7 +22,6 @@
  * Every measurement starts after sync(2) and a barrier, on a new file.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,8 @@
 #include <unistd.h>
 
 #include <mpi.h>
+
+#include "schedstat.h"
 
 static int rank_g, size_g;
 static char dir_g[4096];
@@ -48,44 +49,6 @@ static void check_mpi(int code, const char *what)
         fprintf(stderr, "rank %d: %s failed (%d)\n", rank_g, what, code);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-}
-
-/* Seconds runnable but waiting for a CPU, from a schedstat file (second field). */
-static double waited_in(const char *file)
-{
-    unsigned long long on_cpu = 0, waiting = 0;
-    FILE *f = fopen(file, "r");
-    if (!f)
-        return 0;
-    if (fscanf(f, "%llu %llu", &on_cpu, &waiting) != 2)
-        waiting = 0;
-    fclose(f);
-    return (double)waiting * 1e-9;
-}
-
-/* The CPU wait of every thread of this process, and how many threads there are. (A thread
- * that ended between two readings drops out of the sum: the figures are taken with the
- * threads that MPI-IO started still alive, or with none started.) */
-static double waited_all(int *threads)
-{
-    double sum = 0;
-    int n = 0;
-    DIR *d = opendir("/proc/self/task");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    char file[300];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(file, sizeof file, "/proc/self/task/%s/schedstat", e->d_name);
-        sum += waited_in(file);
-        n++;
-    }
-    closedir(d);
-    if (threads)
-        *threads = n;
-    return sum;
 }
 
 static const char *path(const char *name)

@@ -46,7 +46,7 @@
  */
 #include "common.h"
 
-#include <dirent.h>
+#include "schedstat.h"
 
 enum { VARS = 8, MAX_STEPS = 64, CLOSE_DELAY = 2 };
 static const char *const NAMES[VARS] = {"x", "y", "z", "px", "py", "pz", "id_1", "id_2"};
@@ -76,32 +76,6 @@ static double machine_waited(void)
         total = 0;
     fclose(f);
     return (double)total * 1e-6;
-}
-
-/* Seconds every thread of this process (the main thread and dah5's, HDF5's and MPI's)
- * waited for a CPU so far: the second field of each /proc/self/task/N/schedstat. */
-static double process_waited(void)
-{
-    double sum = 0;
-    DIR *d = opendir("/proc/self/task");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    char file[300];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(file, sizeof file, "/proc/self/task/%s/schedstat", e->d_name);
-        unsigned long long on_cpu, waiting;
-        FILE *f = fopen(file, "r");
-        if (!f)
-            continue;
-        if (fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2)
-            sum += (double)waiting * 1e-9;
-        fclose(f);
-    }
-    closedir(d);
-    return sum;
 }
 
 static void compute(double seconds)
@@ -159,7 +133,7 @@ static struct result run(int async, double compute_per_step, int changing)
         fill(0);
     sync();
     MPI_Barrier(MPI_COMM_WORLD);
-    double machine0 = rank_g == 0 ? machine_waited() : 0, process0 = process_waited();
+    double machine0 = rank_g == 0 ? machine_waited() : 0, process0 = waited_all(NULL);
     struct moment start = moment_now();
     dah5_file *f = NULL;
     check(dah5_file_create_comm(MPI_COMM_WORLD, file_name(async), DAH5_TRUNC, &f), "create");
@@ -206,7 +180,7 @@ static struct result run(int async, double compute_per_step, int changing)
     MPI_Barrier(MPI_COMM_WORLD);
     struct timing timing = between(start, moment_now());
     struct result r = {timing.seconds, 0, 0, timing.waited, 0, 0, 0};
-    double process = process_waited() - process0;
+    double process = waited_all(NULL) - process0;
     if (rank_g == 0)
         r.machine = machine_waited() - machine0;
     MPI_Allreduce(&process, &r.process, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
