@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A GlusterFS volume shared by two (or three) hosts made on this machine, for a multi-host
-# test where each host has a client cache of its own, as cluster nodes do (a prototype for
-# issue 33, item 1; not used by CI or scripts/test-multihost.sh). Needs root and Debian's
-# glusterfs-server/-client (installed with apt-get when missing). See docs/gluster-notes.md.
+# A GlusterFS volume shared by two (or three) hosts made on this machine, for the multi-host
+# test (scripts/test-multihost.sh), where each host has a GlusterFS client of its own, with
+# its caches, as cluster nodes do. Needs root and Debian's glusterfs-server/-client
+# (installed with apt-get when missing). See docs/gluster.md.
 #
 #   scripts/gluster-hosts.sh up [N]          N = 2 (default) or 3 hosts; replaces what is up
 #   scripts/gluster-hosts.sh down            stops and removes everything `up` made
@@ -26,17 +26,18 @@
 #
 #   DAH5_GLUSTER_STATE=/var/tmp/dah5-gluster   where everything lives (a disk file system:
 #                                              bricks need trusted.* extended attributes)
-#   DAH5_GLUSTER_CACHE=default | off           default: Gluster's client caches as shipped
-#                                              (a host may read stale data for ~1 s after
-#                                              another wrote and fsynced); off: no client
-#                                              caching (FUSE direct I/O, quick-read,
-#                                              md-cache, write-behind, ... off), except the
-#                                              page cache of a file opened again while its
-#                                              O_CREAT open is still open (the notes)
+#   DAH5_GLUSTER_CACHE=off | default           off (the default here): what MPI-IO needs
+#                                              across hosts, no client caching (FUSE direct
+#                                              I/O, attribute and entry timeouts 0;
+#                                              quick-read, md-cache, io-cache, read-ahead,
+#                                              write-behind, ... off); default: Gluster's
+#                                              client caches as shipped (a host reads stale
+#                                              data for ~1 s after another wrote and
+#                                              fsynced, and atomic mode misses writes)
 set -euo pipefail
 
 state=${DAH5_GLUSTER_STATE:-/var/tmp/dah5-gluster}
-cache=${DAH5_GLUSTER_CACHE:-default}
+cache=${DAH5_GLUSTER_CACHE:-off}
 net=198.18.1
 volume=dah5
 sw=dah5-glsw
@@ -159,7 +160,7 @@ down() {
 up() {
     local n=${1:-2} i h d t0 t1
     [[ $n == 2 || $n == 3 ]] || die "up: 2 or 3 hosts, not '$n'"
-    case $cache in default | off) ;; *) die "DAH5_GLUSTER_CACHE must be default or off" ;; esac
+    case $cache in off | default) ;; *) die "DAH5_GLUSTER_CACHE must be off or default" ;; esac
     if ! command -v glusterd >/dev/null || ! command -v mount.glusterfs >/dev/null; then
         say "installing glusterfs-server glusterfs-client"
         apt-get update -qq
@@ -235,7 +236,7 @@ EOF
         bricks+=("$net.$i:$state/$prefix$i/brick/b")
     done
     gcli 1 volume create "$volume" "${bricks[@]}" force >/dev/null
-    if [[ $cache == off ]]; then
+    if [[ $cache != default ]]; then
         local o
         for o in quick-read stat-prefetch io-cache read-ahead readdir-ahead open-behind \
             write-behind nl-cache; do
@@ -252,7 +253,7 @@ EOF
     for ((i = 1; i <= n; i++)); do
         h=$prefix$i
         opts=log-file=$state/$h/log/fuse.log
-        [[ $cache == off ]] && opts+=,direct-io-mode=enable,attribute-timeout=0,entry-timeout=0,negative-timeout=0
+        [[ $cache != default ]] && opts+=,direct-io-mode=enable,attribute-timeout=0,entry-timeout=0,negative-timeout=0
         nsenter --net="/run/netns/$h" mount -t glusterfs -o "$opts" "$net.$i:/$volume" "$state/mnt/$h"
         [[ $(findmnt -n -o FSTYPE "$state/mnt/$h") == fuse.glusterfs ]] || die "host $i: no glusterfs mount"
     done

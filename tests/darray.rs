@@ -185,6 +185,14 @@ fn in_atomic_mode_what_rank_0_writes_rank_1_reads_after_a_barrier() {
 }
 
 #[test]
+fn what_rank_0_writes_independently_every_rank_reads_after_the_flush() {
+    let dir = scratch("darray_handoff");
+    let out = run(3, &["handoff", "handoff.h5"], &dir);
+    let seen = "read 5 rounds written by rank 0 after each flush: 0 stale elements";
+    assert_eq!(out.matches(seen).count(), 3, "{out}");
+}
+
+#[test]
 fn mpi_hints_and_metadata_tuning_are_taken_and_a_malformed_hint_is_refused_everywhere() {
     let dir = scratch("darray_hints");
     let out = run(3, &["hints", "hints.h5"], &dir);

@@ -190,7 +190,15 @@ pub fn make_new(
         .mode(0o666)
         .open(path);
     match created {
-        Ok(file) if locking => WriterLock::take(file).map_err(in_use),
+        // Locked through an open of its own, the creating descriptor closed first: on
+        // GlusterFS every other open of a file while its O_CREAT open is still open reads
+        // through the host's page cache, stale once another host wrote (the FUSE client
+        // gives direct I/O to such opens only after the create's descriptor is closed;
+        // docs/gluster.md). Another job may lock it in between: then it is that job's.
+        Ok(file) if locking => {
+            drop(file);
+            lock_existing(name).map_err(in_use)
+        }
         Ok(_) => Ok(None),
         // Made again since it was removed (then locked as any existing file), or left to
         // HDF5's truncation (a symlink, a file that cannot be removed).

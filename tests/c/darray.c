@@ -13,6 +13,10 @@
  *   darray attrs PATH             attributes of every dtype and strings, read back
  *   darray series PATH STEPS      an extendible (t, 6, 5) float64 series grown step by step
  *   darray atomic PATH            rank 0 writes, barrier, rank 1 reads: always seen
+ *   darray handoff PATH           read after write through dah5_file_flush: every round
+ *                                 each rank reads, rank 0 writes new values independently,
+ *                                 flush, each rank reads them (across hosts in
+ *                                 scripts/test-multihost.sh)
  *   darray hints PATH             MPI hints and metadata tuning; a bad hint is refused; a
  *                                 plain dataset (no table) reads back by partition
  *   darray rollback PATH RANK     with DAH5_TEST_FAULT=STEP@RANK set for the job: a darray
@@ -472,6 +476,39 @@ static int atomic_mode(char **argv)
     return 0;
 }
 
+static int handoff_mode(char **argv)
+{
+    enum { ROWS = 64, COLS = 1000, ROUNDS = 5 }; /* 512,000 bytes: pages, and a part of one */
+    dah5_file *file = NULL;
+    dah5_dataset *ds = NULL;
+    check(dah5_file_create_with_comm(MPI_COMM_WORLD, argv[2], DAH5_TRUNC, NULL, &file), "create");
+    uint64_t dims[2] = {ROWS, COLS}, offset[2] = {0, 0};
+    check(dah5_dataset_create(file, "handoff", DAH5_INT64, 2, dims, NULL, &ds), "dataset");
+    int64_t *values = malloc(sizeof *values * ROWS * COLS);
+    long stale = 0;
+    for (int64_t round = 1; round <= ROUNDS; round++) {
+        /* Read first, so that whatever this rank's host caches holds the old values. */
+        check(dah5_read_block(ds, offset, dims, DAH5_INT64, values, 0), "read before the write");
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank_g == 0) {
+            for (int64_t i = 0; i < ROWS * COLS; i++)
+                values[i] = 1000000 * round + i;
+            check(dah5_write_block(ds, offset, dims, DAH5_INT64, values, 0), "write");
+        }
+        check(dah5_file_flush(file), "flush");
+        check(dah5_read_block(ds, offset, dims, DAH5_INT64, values, 0), "read after the flush");
+        for (int64_t i = 0; i < ROWS * COLS; i++)
+            stale += values[i] != 1000000 * round + i;
+    }
+    free(values);
+    check(dah5_dataset_close(&ds), "close dataset");
+    check(dah5_file_close(&file), "close");
+    expect(stale == 0, "each round's values, written by rank 0, read after the flush");
+    printf("rank %d: read %d rounds written by rank 0 after each flush: %ld stale elements\n",
+           rank_g, ROUNDS, stale);
+    return 0;
+}
+
 static int hints_mode(char **argv)
 {
     dah5_file_options fo;
@@ -587,6 +624,8 @@ int main(int argc, char **argv)
         series_mode(argv);
     else if (strcmp(mode, "atomic") == 0)
         atomic_mode(argv);
+    else if (strcmp(mode, "handoff") == 0)
+        handoff_mode(argv);
     else if (strcmp(mode, "hints") == 0)
         hints_mode(argv);
     else if (strcmp(mode, "named") == 0 && argc == 3)
