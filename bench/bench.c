@@ -16,6 +16,9 @@
  *   bench readback DIR ROUNDS         after bandwidth (any rank count): the subfiled darray
  *                                     it left, read by dah5 in balanced parts, against pread
  *                                     of the same bytes from the file-per-process files
+ *   bench layouts DIR MIB ROUNDS     a darray into new files (new, fsync) as one shared file
+ *                                     and subfiled (bench/hosts.sh: across hosts, on
+ *                                     GlusterFS and on the local disk)
  *   bench vpic DIR PARTICLES STEPS ROUNDS
  *                                     h5bench's VPIC-IO kernel (8 variables a step, a group
  *                                     a step), dah5 with its defaults vs raw HDF5 set up as
@@ -405,6 +408,38 @@ static int darray_ranks(int argc, char **argv)
     char label[64];
     snprintf(label, sizeof label, "ranks_darray_p%d", size_g);
     rounds(&r, protocols, only, (int[]){atoi(argv[4])}, label);
+    return 0;
+}
+
+/* A darray into new files, shared and subfiled, without the files of the other protocols
+ * (rounds() makes them first): across hosts on GlusterFS each of those is slow to write. */
+static int layouts(int argc, char **argv)
+{
+    if (argc < 5)
+        return 1;
+    static const char *const protocols[] = {"new", "fsync"};
+    const struct method *chosen[2] = {NULL, NULL};
+    for (int m = 0; m < NMETHODS; m++) {
+        if (strcmp(METHODS[m].name, "dah5_darray") == 0)
+            chosen[0] = &METHODS[m];
+        if (strcmp(METHODS[m].name, "dah5_subfiled") == 0)
+            chosen[1] = &METHODS[m];
+    }
+    struct run r = new_run(strtoull(argv[3], NULL, 10));
+    int nrounds = atoi(argv[4]);
+    for (int p = 0; p < 2; p++) {
+        r.protocol = protocols[p];
+        for (int round = 0; round <= nrounds; round++) { /* round 0: warm-up */
+            int order[2];
+            shuffled(order, 2, round);
+            for (int k = 0; k < 2; k++) {
+                r.method = chosen[order[k]];
+                struct timing t = time_op(run_method, &r);
+                row(r.protocol, r.method->name, round, t, r.n * 8 * (uint64_t)size_g);
+            }
+        }
+        fflush(stdout);
+    }
     return 0;
 }
 
@@ -1016,6 +1051,8 @@ int main(int argc, char **argv)
             bad = create(argc, argv);
         else if (strcmp(argv[1], "readback") == 0)
             bad = readback(argc, argv);
+        else if (strcmp(argv[1], "layouts") == 0)
+            bad = layouts(argc, argv);
         else if (strcmp(argv[1], "vpic") == 0)
             bad = vpic(argc, argv);
     }
