@@ -209,6 +209,7 @@ impl DarrayRequest<'_> {
         gathered: &[Vec<u64>],
     ) -> Result<Dataset> {
         if self.subfiled {
+            // Every rank has every block (`words`): each checks them and needs the table.
             let (table, write_id) = file.table_of(&self, many, gathered)?;
             return file.create_subfiled(self, table, write_id, call);
         }

@@ -307,7 +307,10 @@ static int bad_mode(char **argv)
     }
     check(dah5_file_close(&file), "close");
     free(buf);
-    printf("rank %d: %s: %s\n", rank_g, which, dah5_status_name(status));
+    /* The message after its "dah5_darray_write (rank r of n): ", which every rank must
+     * have alike (the blocks are checked on rank 0 and its verdict sent to all). */
+    const char *message = status == DAH5_OK ? "" : strstr(dah5_last_error_message(), "): ");
+    printf("rank %d: %s: %s%s\n", rank_g, which, dah5_status_name(status), message ? message : "?");
     return 0;
 }
 
