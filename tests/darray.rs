@@ -232,7 +232,7 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
     // or the data failing on one rank: every rank fails, and the dataset is taken out again;
     // subfiled, a rank's subfile failing does the same and no subfile is left behind.
     for (step, rank, how) in [
-        ("darray_table", 1, "shared"),
+        ("darray_table", 0, "shared"),
         ("darray_data", 0, "shared"),
         ("subfile", 1, "subfiled"),
         ("darray_table", 0, "subfiled"),

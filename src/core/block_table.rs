@@ -686,6 +686,25 @@ mod tests {
     }
 
     #[test]
+    fn a_summary_travels_as_words_and_sizes_the_stored_rows() {
+        let offsets = rows(&[&[0, 0], &[2, 0], &[3, 0]]);
+        let counts = rows(&[&[2, 6], &[1, 4], &[1, 6]]);
+        let table =
+            BlockTable::validate(&[4, 6], offsets, counts, Some(vec![0, 0, 2]), Order::C).unwrap();
+        let summary = table.summary();
+        assert_eq!(summary.largest, Some(vec![2, 6]));
+        assert_eq!(
+            TableSummary::from_words(&summary.to_words()),
+            Ok(summary.clone())
+        );
+        assert_eq!(summary.stored_bytes(), table.rows().len() as u64);
+        let empty = BlockTable::validate(&[4], vec![], vec![], None, Order::C).unwrap();
+        let words = empty.summary().to_words();
+        assert_eq!(TableSummary::from_words(&words).unwrap().largest, None);
+        assert!(TableSummary::from_words(&words[..3]).is_err());
+    }
+
+    #[test]
     fn table_paths_mirror_the_darray_path() {
         assert_eq!(table_path("t"), "/dah5_blocks/t");
         assert_eq!(table_path("/g/t"), "/dah5_blocks/g/t");
