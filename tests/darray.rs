@@ -94,12 +94,14 @@ fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_i
     ] {
         let file = format!("{case}.h5");
         // The driver asserts the status on every rank and that no dataset was created; it
-        // prints the status and the message, the same on every rank (rank 0 checks the
-        // blocks and tells the others).
+        // prints the status and the message, the same on every rank where the blocks are
+        // wrong (rank 0 checks them and tells the others; a refused argument is each rank's
+        // own, and an agreement names the other ranks that refused it).
         let out = run(3, &["bad", &file, case], &dir);
         let said: Vec<_> = out.lines().filter_map(|l| l.split_once(": ")).collect();
         assert_eq!(said.len(), 3, "{out}");
-        assert!(said.iter().all(|(_, s)| *s == said[0].1), "{out}");
+        let alike = said.iter().all(|(_, s)| *s == said[0].1);
+        assert!(alike || case == "subfiled-compressed", "{out}");
         h5dump_header(&dir, &file);
     }
     let out = check(&["blocks", "partial.h5", "bad", "int32"], &dir);
