@@ -7,7 +7,7 @@
  * first call and after the last, then each round's time (the slowest rank's) and its CPU
  * wait (the most any rank's threads waited for a CPU: /proc/self/task/ * /schedstat).
  *
- *   mpiexec -n 16 --oversubscribe table_memory DIR [NBLOCKS=100000] [ROUNDS=3]
+ *   mpiexec -n 16 --oversubscribe table_memory [DIR=. [NBLOCKS=100000 [ROUNDS=3]]]
  */
 #include "common.h"
 #include "schedstat.h"
@@ -49,11 +49,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_g);
     MPI_Comm_size(MPI_COMM_WORLD, &size_g);
-    if (argc < 2) {
-        if (rank_g == 0)
-            fprintf(stderr, "usage: table_memory DIR [NBLOCKS] [ROUNDS]\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    const char *dir = argc > 1 ? argv[1] : ".";
     uint64_t nblocks = argc > 2 ? strtoull(argv[2], NULL, 10) : 100000;
     int rounds = argc > 3 ? atoi(argv[3]) : 3;
     /* A grid of tiles as square as nblocks allows: rows x cols = nblocks. */
@@ -79,7 +75,7 @@ int main(int argc, char **argv)
     }
 
     char path[4200];
-    snprintf(path, sizeof path, "%s/table_memory.h5", argv[1]);
+    snprintf(path, sizeof path, "%s/table_memory.h5", dir);
     dah5_file *file = NULL;
     check(dah5_file_create_comm(MPI_COMM_WORLD, path, DAH5_TRUNC, &file), "create");
     double before = peak_mib(), before0 = 0, before_others = 0;

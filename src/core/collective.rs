@@ -90,7 +90,7 @@ pub trait Collective: Sized {
 pub enum GatherTo {
     /// Rank 0 alone (`MPI_Gatherv`): the other ranks hold no more than their own words.
     RankZero,
-    /// Every rank (`MPI_Allgatherv`): each holds every rank's words.
+    /// Every rank (gathered on rank 0, then broadcast): each holds every rank's words.
     EveryRank,
 }
 

@@ -1,11 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Allgatherv, MPI_Allreduce, MPI_Barrier, MPI_Bcast, MPI_Comm, MPI_Comm_dup,
-    MPI_Comm_free, MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
-    MPI_Errhandler, MPI_Errhandler_free, MPI_Gatherv, RSMPI_COMM_NULL, RSMPI_COMM_SELF,
-    RSMPI_COMM_WORLD, RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT8_T,
-    RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Allreduce, MPI_Barrier, MPI_Bcast, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
+    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
+    MPI_Errhandler_free, MPI_Gatherv, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
+    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT8_T, RSMPI_UINT64_T,
 };
 
 use crate::error::{Error, Result};
@@ -313,39 +312,29 @@ impl Comm {
         Ok(all)
     }
 
-    /// Every rank's `values` (any number each), by rank: the numbers gathered first, then
-    /// the values (`MPI_Allgatherv`).
+    /// Every rank's `values` (any number each), by rank: gathered on rank 0, then
+    /// broadcast.
     pub fn allgather_any(&self, values: &[u64]) -> Result<Vec<Vec<u64>>> {
-        let lens = self.allgather(&[values.len() as u64])?;
-        let (counts, displs, total) = displacements(&lens)?;
-        let mut all = vec![0u64; total];
-        // SAFETY: `values` has `values.len()` u64s, and `all` room for every rank's count
-        // at its displacement; both arrays have one entry per rank.
-        check("MPI_Allgatherv", unsafe {
-            MPI_Allgatherv(
-                values.as_ptr().cast(),
-                values.len() as i32,
-                RSMPI_UINT64_T,
-                all.as_mut_ptr().cast(),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                RSMPI_UINT64_T,
-                self.raw,
-            )
-        })?;
-        Ok(split_by_rank(&all, &counts, &displs))
+        self.gather_by_rank(values, true)
     }
 
     /// Every rank's `values` (any number each), by rank, on rank 0; empty on the other
-    /// ranks, which hold no more than their own and the numbers (`MPI_Allgather` of the
-    /// numbers, so that every rank finds the same sizes, then `MPI_Gatherv`).
+    /// ranks, which hold no more than their own and the numbers.
     pub fn gather_any(&self, values: &[u64]) -> Result<Vec<Vec<u64>>> {
+        self.gather_by_rank(values, false)
+    }
+
+    /// Every rank's `values`, by rank, on rank 0 (`MPI_Gatherv`) and, `everywhere`, on
+    /// every rank (then `MPI_Bcast`). The numbers are gathered on every rank first, so that
+    /// all find the same sizes (and the same error where they are too many).
+    fn gather_by_rank(&self, values: &[u64], everywhere: bool) -> Result<Vec<Vec<u64>>> {
         let lens = self.allgather(&[values.len() as u64])?;
         let (counts, displs, total) = displacements(&lens)?;
-        let root = self.rank() == 0;
-        let mut all = vec![0u64; if root { total } else { 0 }];
-        // SAFETY: `values` has `values.len()` u64s; on the root, `all` has room for every
-        // rank's count at its displacement (one entry per rank); elsewhere they are unread.
+        let receives = everywhere || self.rank() == 0;
+        let mut all = vec![0u64; if receives { total } else { 0 }];
+        // SAFETY: `values` has `values.len()` u64s; on rank 0 `all` has room for every
+        // rank's count at its displacement (`counts` and `displs` have one entry per
+        // rank); elsewhere MPI does not read them.
         check("MPI_Gatherv", unsafe {
             MPI_Gatherv(
                 values.as_ptr().cast(),
@@ -359,7 +348,20 @@ impl Comm {
                 self.raw,
             )
         })?;
-        Ok(match root {
+        if everywhere {
+            // SAFETY: `all` holds `total` u64s on every rank (`displacements` checked that
+            // they fit an i32).
+            check("MPI_Bcast", unsafe {
+                MPI_Bcast(
+                    all.as_mut_ptr().cast(),
+                    total as i32,
+                    RSMPI_UINT64_T,
+                    0,
+                    self.raw,
+                )
+            })?;
+        }
+        Ok(match receives {
             true => split_by_rank(&all, &counts, &displs),
             false => Vec::new(),
         })
