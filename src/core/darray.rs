@@ -6,6 +6,7 @@
 //! subfiled darray's subfiles are `core::subfiles`.
 
 use std::hash::BuildHasher;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock, WriteBlocks};
 use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, TableSummary, table_path};
@@ -313,15 +314,24 @@ impl File {
 
     /// [`File::table_of`] on rank 0 alone, which holds every rank's blocks: its verdict
     /// told to every rank (one broadcast), so that all return the same error, or all go on
-    /// with the table's summary; rank 0 also keeps the table.
+    /// with the table's summary; rank 0 also keeps the table. (A panic there is its verdict
+    /// too: the other ranks wait in the broadcast.)
     fn table_on_rank_zero(
         &self,
         request: &DarrayRequest<'_>,
         many: bool,
         gathered: &[Vec<u64>],
     ) -> Result<(TableSummary, Option<BlockTable>)> {
-        let checked =
-            (self.shared.comm.rank() == 0).then(|| self.table_of(request, many, gathered));
+        let check = || {
+            catch_unwind(AssertUnwindSafe(|| self.table_of(request, many, gathered)))
+                .unwrap_or_else(|_| {
+                    Err(Error::new(
+                        ErrorKind::Panic,
+                        "checking the blocks on rank 0 panicked",
+                    ))
+                })
+        };
+        let checked = (self.shared.comm.rank() == 0).then(check);
         let (outcome, table) = match checked {
             Some(Ok((table, _))) => (Some(Ok(table.summary().to_words())), Some(table)),
             Some(Err(e)) => (Some(Err(e)), None),
