@@ -154,6 +154,11 @@ $(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c bench/schedst
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $< -o $@
 
+# A darray's block table: each rank's peak memory and time (see bench/table_memory.c).
+$(BUILD)/bench-$(PROFILE)/table_memory: bench/table_memory.c bench/common.h bench/schedstat.h include/dah5.h include/dah5_mpi.h lib
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(LINK_DAH5) $(HDF5_LIBS) -o $@
+
 # Selection construction alone: HDF5 only, one process.
 $(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
 	@mkdir -p $(dir $@)

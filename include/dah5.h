@@ -711,9 +711,11 @@ int32_t dah5_read_blocks(struct dah5_dataset *dataset,
  * library creates the dataset, records the decomposition in it, and writes every block.
  *
  * **Collective** over the file's communicator. Before anything is written, the ranks'
- * blocks are gathered and checked: each inside the dims, no two overlapping, and together
- * covering the whole array (unless `DAH5_DARRAY_PARTIAL`). When a check fails every rank
- * returns the same error, naming the ranks and blocks, and nothing is created. The block
+ * blocks are gathered on rank 0 and checked there: each inside the dims, no two
+ * overlapping, and together covering the whole array (unless `DAH5_DARRAY_PARTIAL`). When
+ * a check fails every rank returns the same error and message, naming the ranks and
+ * blocks, and nothing is created. (With `DAH5_DARRAY_SUBFILED` every rank gathers every
+ * block: the virtual dataset maps them all on every rank.) The block
  * table is recorded in the file (scalar attributes on the dataset, the rows in the dataset
  * `/dah5_blocks/<name>`; see README, "File schema"), so any later job (or h5py, ncdump,
  * `dah5 info`) knows how the array was distributed. When writing the data (or, subfiled,
@@ -783,12 +785,13 @@ int32_t dah5_darray_create(struct dah5_file *file,
  * Write a distributed array whose ranks own many blocks each (block-cyclic matrices, AMR
  * boxes, a climate model's runs): `dah5_darray_write` with `nblocks` blocks a rank.
  *
- * **Collective** over the file's communicator. Every block of every rank is gathered and
- * checked (in O(B log B) for B blocks in all): each inside the dims, no two overlapping
+ * **Collective** over the file's communicator. Every block of every rank is gathered on
+ * rank 0 and checked there (in O(B log B) for B blocks in all; the other ranks hold only
+ * their own blocks): each inside the dims, no two overlapping
  * (two blocks of different ranks are named with their ranks: "rank 1's block 3 (offset …)
  * and rank 2's block 0 (…) overlap"), together covering the array unless
- * `DAH5_DARRAY_PARTIAL`. On any failure every rank returns the same error and nothing is
- * created. The block table records every block with the rank that wrote it (schema 3:
+ * `DAH5_DARRAY_PARTIAL`. On any failure every rank returns the same error and message, and
+ * nothing is created. The block table records every block with the rank that wrote it (schema 3:
  * `dah5_darray_blocks`, `dah5_darray_block_ranks`, `dah5 info --blocks`). Each rank's
  * blocks are then written in one transfer, as `dah5_write_blocks` (collectively with
  * `DAH5_COLLECTIVE`).
@@ -851,6 +854,8 @@ int32_t dah5_darray_create_blocks(struct dah5_file *file,
  *
  * Local: the first call reads the table's rows on this rank alone (as data: rows another
  * handle wrote in this run are visible after `dah5_file_flush`); later calls copy them.
+ * On the handle a darray call returned, rank 0 (which checked and wrote the table) holds
+ * the rows already; the other ranks read them on first use.
  *
  * @param capacity     blocks `offsets_out` and `counts_out` have room for (ndims u64s
  *                     each). 0 asks only for the number: then they may be NULL.

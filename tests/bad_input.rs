@@ -793,7 +793,8 @@ fn with_the_checks_off_a_correct_program_runs_and_a_rank_alone_cannot_turn_them_
                  f = h5py.File('off.h5', 'r')\n\
                  assert (f['x'][()] == np.arange(24)).all() and (f['y'][()] == np.arange(24)).all()\n\
                  assert f['x'].attrs['scale'] == 2.5 and f.attrs['title'] == 'checks off'\n\
-                 assert sorted(f) == ['x', 'y'], list(f)\n\
+                 assert (f['d'][()] == np.arange(24)).all() and 'e' not in f\n\
+                 assert sorted(f) == ['d', 'dah5_blocks', 'x', 'y'], list(f)\n\
                  print('file as written')\n";
     assert!(python_inline(check, &dir).contains("file as written"));
     let out = mpiexec_ok(3, &exe, &["mixed", "mixed.h5"], &[], &dir);

@@ -93,9 +93,15 @@ fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_i
         "subfiled-compressed",
     ] {
         let file = format!("{case}.h5");
-        // The driver asserts the status on every rank and that no dataset was created.
+        // The driver asserts the status on every rank and that no dataset was created; it
+        // prints the status and the message, the same on every rank where the blocks are
+        // wrong (rank 0 checks them and tells the others; a refused argument is each rank's
+        // own, and an agreement names the other ranks that refused it).
         let out = run(3, &["bad", &file, case], &dir);
-        assert_eq!(out.lines().count(), 3, "{out}");
+        let said: Vec<_> = out.lines().filter_map(|l| l.split_once(": ")).collect();
+        assert_eq!(said.len(), 3, "{out}");
+        let alike = said.iter().all(|(_, s)| *s == said[0].1);
+        assert!(alike || case == "subfiled-compressed", "{out}");
         h5dump_header(&dir, &file);
     }
     let out = check(&["blocks", "partial.h5", "bad", "int32"], &dir);
@@ -228,7 +234,7 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
     // or the data failing on one rank: every rank fails, and the dataset is taken out again;
     // subfiled, a rank's subfile failing does the same and no subfile is left behind.
     for (step, rank, how) in [
-        ("darray_table", 1, "shared"),
+        ("darray_table", 0, "shared"),
         ("darray_data", 0, "shared"),
         ("subfile", 1, "subfiled"),
         ("darray_table", 0, "subfiled"),

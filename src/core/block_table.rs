@@ -37,7 +37,7 @@ use crate::core::file::FileShared;
 use crate::core::layout::Layout;
 use crate::core::names::{self, TABLES_GROUP, Wanted, absolute};
 use crate::core::overlap::{find_overlap, spans_disjoint};
-use crate::core::shape::{Order, byte_len, check_block, element_count};
+use crate::core::shape::{Order, byte_len, check_block, element_count, u64s};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
@@ -200,7 +200,8 @@ impl BlockTable {
     /// then (schema 3) its rank and zeros.
     fn rows(&self) -> Vec<u8> {
         let ndims = self.ndims();
-        let mut words = Vec::with_capacity(self.offsets.len() * self.width() as usize * ndims);
+        let width = width_of(self.schema()) as usize;
+        let mut words = Vec::with_capacity(self.offsets.len() * width * ndims);
         for (i, (offset, count)) in self.offsets.iter().zip(&self.counts).enumerate() {
             words.extend(offset.iter().chain(count));
             if let Some(ranks) = &self.ranks {
@@ -213,21 +214,18 @@ impl BlockTable {
 
     /// The schema the table is written in.
     fn schema(&self) -> u32 {
-        match self.ranks {
-            None => SCHEMA_VERSION,
-            Some(_) => SCHEMA_WITH_RANKS,
+        schema_of(self.ranks.is_some())
+    }
+
+    /// What every rank of the writing communicator needs of the table: the rows aside.
+    pub fn summary(&self) -> TableSummary {
+        TableSummary {
+            nblocks: self.offsets.len() as u64,
+            ndims: self.ndims,
+            with_ranks: self.ranks.is_some(),
+            complete: self.complete,
+            largest: self.largest_block(),
         }
-    }
-
-    /// Rows of ndims words a block takes in the table dataset.
-    fn width(&self) -> u64 {
-        width_of(self.schema())
-    }
-
-    /// Bytes of the table's rows in the file.
-    pub fn stored_bytes(&self) -> u64 {
-        let words = self.offsets.len() as u64 * self.width() * self.ndims as u64;
-        words.saturating_mul(8)
     }
 
     /// The rank that wrote row `row`.
@@ -239,15 +237,87 @@ impl BlockTable {
     /// file: every rank makes the metadata calls; one rank writes the table's rows, as
     /// `rows` says).
     pub(crate) fn write(&self, file: &Id, name: &str, order: Order, rows: RowWriter) -> Result<()> {
-        let ndims = self.ndims() as u64;
-        let nblocks = self.offsets.len() as u64;
+        let mine = rows.this_rank.then_some(self);
+        self.summary()
+            .write(file, name, order, mine, rows.collective)
+    }
+}
+
+/// What every rank of a darray's communicator knows of its checked table, the rows aside:
+/// all that the calls around the rows need (the dataset's layout, the room the table takes,
+/// the metadata every rank writes). The rank that checked the table sends it to the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSummary {
+    pub nblocks: u64,
+    pub ndims: usize,
+    /// Each block's rank is recorded (schema 3).
+    pub with_ranks: bool,
+    pub complete: bool,
+    /// [`BlockTable::largest_block`].
+    pub largest: Option<Vec<u64>>,
+}
+
+impl TableSummary {
+    fn schema(&self) -> u32 {
+        schema_of(self.with_ranks)
+    }
+
+    /// Bytes of the table's rows in the file.
+    pub fn stored_bytes(&self) -> u64 {
+        let words = self.nblocks * width_of(self.schema()) * self.ndims as u64;
+        words.saturating_mul(8)
+    }
+
+    /// As words, to send: nblocks, ndims, with_ranks, complete, then the largest extents.
+    pub fn to_words(&self) -> Vec<u64> {
+        let head = [
+            self.nblocks,
+            self.ndims as u64,
+            self.with_ranks as u64,
+            self.complete as u64,
+        ];
+        head.into_iter()
+            .chain(self.largest.iter().flatten().copied())
+            .collect()
+    }
+
+    /// What [`TableSummary::to_words`] sent.
+    pub fn from_words(words: &[u64]) -> Result<TableSummary> {
+        let [nblocks, ndims, with_ranks, complete, largest @ ..] = words else {
+            return Err(Error::new(
+                ErrorKind::Mpi,
+                format!("a block table's summary came as {} words", words.len()),
+            ));
+        };
+        Ok(TableSummary {
+            nblocks: *nblocks,
+            ndims: *ndims as usize,
+            with_ranks: *with_ranks != 0,
+            complete: *complete != 0,
+            largest: (!largest.is_empty()).then(|| largest.to_vec()),
+        })
+    }
+
+    /// [`BlockTable::write`] where `rows` is this rank's table (the one rank that writes
+    /// the rows) or None (the others, which make the same metadata calls).
+    pub(crate) fn write(
+        &self,
+        file: &Id,
+        name: &str,
+        order: Order,
+        rows: Option<&BlockTable>,
+        collective: bool,
+    ) -> Result<()> {
+        let ndims = self.ndims as u64;
+        let nblocks = self.nblocks;
         let path = table_path(name);
         let u64s = h5::types::native(Dtype::Uint64)?;
+        let width = width_of(self.schema());
         let table = h5::dataset::create(
             file,
             &path,
             &u64s,
-            &h5::space::simple(&[nblocks, self.width(), ndims])?,
+            &h5::space::simple(&[nblocks, width, ndims])?,
             &h5::plist::link_create()?,
             &h5::plist::dataset_create(&Layout::contiguous(), false)?,
         )
@@ -255,11 +325,11 @@ impl BlockTable {
             names::explain(file, &path, Wanted::New, false, e)
                 .context(format_args!("block table {path:?}"))
         })?;
-        if rows.collective {
-            let mine = rows.this_rank.then(|| self.rows());
+        let mine = rows.map(BlockTable::rows);
+        if collective {
             h5::dataset::write_whole_collectively(&table, &u64s, mine.as_deref())?;
-        } else if rows.this_rank && nblocks > 0 {
-            h5::dataset::write_whole(&table, &u64s, &self.rows())?;
+        } else if let Some(mine) = mine.filter(|_| nblocks > 0) {
+            h5::dataset::write_whole(&table, &u64s, &mine)?;
         }
         let scalar = h5::space::scalar()?;
         write_value(
@@ -299,16 +369,26 @@ impl BlockTable {
 }
 
 /// A darray's recorded decomposition, as a dataset handle knows it: the whole table, or
-/// (schema 2, opened from a file) where to read it when first asked.
+/// (schema 2 or 3, opened from a file, or made by another rank) where to read it when
+/// first asked.
 #[derive(Debug)]
 pub struct Recorded {
-    /// The schema it was recorded in (1 or 2).
+    /// The schema it was recorded in (1, 2 or 3).
     pub schema: u32,
     pub nblocks: u64,
     pub complete: bool,
-    /// Schema 2's table dataset, read independently when the rows are first asked for.
+    /// Schema 2's or 3's table dataset, read independently when the rows are first asked
+    /// for.
     stored: Option<String>,
     table: OnceCell<BlockTable>,
+}
+
+/// The schema of a table that records each block's rank (3) or not (2).
+fn schema_of(with_ranks: bool) -> u32 {
+    match with_ranks {
+        false => SCHEMA_VERSION,
+        true => SCHEMA_WITH_RANKS,
+    }
 }
 
 /// Rows of ndims words a block takes in the table dataset of `schema` (2 or 3).
@@ -332,6 +412,18 @@ impl Recorded {
             complete: table.complete,
             stored: None,
             table: OnceCell::from(table),
+        }
+    }
+
+    /// The table of the darray `name` as a rank that did not write its rows knows it: the
+    /// rows are read from the file when first asked for, as for a darray opened.
+    pub fn written_elsewhere(summary: &TableSummary, name: &str) -> Recorded {
+        Recorded {
+            schema: summary.schema(),
+            nblocks: summary.nblocks,
+            complete: summary.complete,
+            stored: Some(table_path(name)),
+            table: OnceCell::new(),
         }
     }
 
@@ -395,14 +487,6 @@ impl Recorded {
         };
         Ok(self.table.get_or_init(|| table))
     }
-}
-
-/// Native-endian u64s from their bytes.
-fn u64s(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks_exact(8)
-        .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
-        .collect()
 }
 
 /// The uint64-convertible scalar attribute `name` of the open object `object`.
@@ -599,6 +683,25 @@ mod tests {
             "{}",
             err.message
         );
+    }
+
+    #[test]
+    fn a_summary_travels_as_words_and_sizes_the_stored_rows() {
+        let offsets = rows(&[&[0, 0], &[2, 0], &[3, 0]]);
+        let counts = rows(&[&[2, 6], &[1, 4], &[1, 6]]);
+        let table =
+            BlockTable::validate(&[4, 6], offsets, counts, Some(vec![0, 0, 2]), Order::C).unwrap();
+        let summary = table.summary();
+        assert_eq!(summary.largest, Some(vec![2, 6]));
+        assert_eq!(
+            TableSummary::from_words(&summary.to_words()),
+            Ok(summary.clone())
+        );
+        assert_eq!(summary.stored_bytes(), table.rows().len() as u64);
+        let empty = BlockTable::validate(&[4], vec![], vec![], None, Order::C).unwrap();
+        let words = empty.summary().to_words();
+        assert_eq!(TableSummary::from_words(&words).unwrap().largest, None);
+        assert!(TableSummary::from_words(&words[..3]).is_err());
     }
 
     #[test]

@@ -22,6 +22,7 @@
 use std::sync::Arc;
 
 use crate::core::closing::HeldCloses;
+use crate::core::shape::u64s;
 use crate::error::{Error, ErrorKind, Result};
 use crate::h5;
 pub use crate::h5::Section;
@@ -73,10 +74,10 @@ pub trait Collective: Sized {
         0
     }
 
-    /// What this rank gives every rank, gathered by the step after the agreement and before
-    /// `act` (a darray's blocks; ranks may give different numbers of words). None by
-    /// default.
-    fn words(&self, _target: &Self::Target) -> Option<Vec<u64>> {
+    /// What this rank gives rank 0 or every rank, gathered by the step after the agreement
+    /// and before `act` (a darray's blocks; ranks may give different numbers of words).
+    /// None by default.
+    fn words(&self, _target: &Self::Target) -> Option<(Vec<u64>, GatherTo)> {
         None
     }
 
@@ -84,12 +85,22 @@ pub trait Collective: Sized {
     fn act(self, target: &mut Self::Target, agreed: Agreed) -> Result<Self::Output>;
 }
 
+/// Where a call's [`Collective::words`] go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GatherTo {
+    /// Rank 0 alone (`MPI_Gatherv`): the other ranks hold no more than their own words.
+    RankZero,
+    /// Every rank (gathered on rank 0, then broadcast): each holds every rank's words.
+    EveryRank,
+}
+
 /// What the step gives a call's action.
 pub struct Agreed {
     /// The maximum of [`Collective::local_max`] over the ranks (this rank's own in a call
     /// made alone, or with the checks off when the call does not need it).
     pub max: u64,
-    /// Every rank's [`Collective::words`], by rank; empty where the call has none.
+    /// Every rank's [`Collective::words`], by rank, on the ranks they went to; empty
+    /// elsewhere, and where the call has none.
     pub gathered: Vec<Vec<u64>>,
 }
 
@@ -99,7 +110,8 @@ pub struct Agreed {
 fn act_agreed<C: Collective>(request: C, target: &mut C::Target, max: u64) -> Result<C::Output> {
     target.comm().attach_board()?;
     let gathered = match request.words(target) {
-        Some(words) => target.comm().allgather_any(&words)?,
+        Some((words, GatherTo::RankZero)) => target.comm().gather_any(&words)?,
+        Some((words, GatherTo::EveryRank)) => target.comm().allgather_any(&words)?,
         None => Vec::new(),
     };
     request.act(target, Agreed { max, gathered })
@@ -247,6 +259,40 @@ pub fn settle_max(
         Ok(_) if agreed.kind.is_collective() => agreed,
         Ok(_) => Error::new(agreed.kind, elsewhere(agreed.kind)),
     })
+}
+
+/// Inside an action: what rank 0 alone found (`outcome` there; the other ranks pass None),
+/// told to every rank, so that all go on with the same words or return the same error,
+/// its kind and its whole message (one broadcast).
+pub fn told_by_rank_zero(comm: &Comm, outcome: Option<Result<Vec<u64>>>) -> Result<Vec<u64>> {
+    // The first word: 0 for words, else 1 + the error kind's ordinal, then the message.
+    let said = match outcome {
+        Some(Ok(words)) => [0]
+            .into_iter()
+            .chain(words)
+            .flat_map(u64::to_ne_bytes)
+            .collect(),
+        Some(Err(e)) => (1 + e.kind.ordinal())
+            .to_ne_bytes()
+            .into_iter()
+            .chain(e.message.bytes())
+            .collect(),
+        None => Vec::new(),
+    };
+    let heard = comm.broadcast(&said)?;
+    let (first, rest) = heard.split_at_checked(8).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Mpi,
+            "rank 0 sent nothing where its verdict was awaited",
+        )
+    })?;
+    match u64::from_ne_bytes(first.try_into().unwrap_or_default()) {
+        0 => Ok(u64s(rest)),
+        kind => Err(Error::new(
+            ErrorKind::from_ordinal(kind - 1),
+            String::from_utf8_lossy(rest),
+        )),
+    }
 }
 
 impl Members for Arc<Comm> {

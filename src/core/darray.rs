@@ -6,10 +6,11 @@
 //! subfiled darray's subfiles are `core::subfiles`.
 
 use std::hash::BuildHasher;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::core::block::{BlockRequest, Buffer, WriteBlock, WriteBlocks};
-use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, table_path};
-use crate::core::collective::{self, Agreed, Args, Collective};
+use crate::core::block_table::{BlockTable, Blocks, Recorded, RowWriter, TableSummary, table_path};
+use crate::core::collective::{self, Agreed, Args, Collective, GatherTo};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
@@ -129,8 +130,16 @@ impl<const DATA: bool, const MANY: bool> Collective for Darray<'_, DATA, MANY> {
         self.0.args_of(file, Self::NAME)
     }
 
-    fn words(&self, file: &File) -> Option<Vec<u64>> {
-        Some(self.0.words_of(file))
+    fn words(&self, file: &File) -> Option<(Vec<u64>, GatherTo)> {
+        // Rank 0 checks the blocks and writes the table; the other ranks hold their own
+        // blocks only. A subfiled darray's virtual dataset maps every block in the
+        // creation property list that H5Dcreate (collective) takes alike on every rank:
+        // its blocks (one a rank) go to every rank.
+        let to = match self.0.subfiled {
+            true => GatherTo::EveryRank,
+            false => GatherTo::RankZero,
+        };
+        Some((self.0.words_of(file), to))
     }
 
     fn act(self, file: &mut File, agreed: Agreed) -> Result<Dataset> {
@@ -180,8 +189,9 @@ impl DarrayRequest<'_> {
             .number("flags.subfiled", self.subfiled as u64)
     }
 
-    /// What this rank gives every rank: its blocks (each its offset then its count, storage
-    /// order) and, for a subfiled darray, an id for this write (rank 0's is taken).
+    /// What this rank gives rank 0 (a subfiled darray: every rank): its blocks (each its
+    /// offset then its count, storage order) and, for a subfiled darray, an id for this
+    /// write (rank 0's is taken).
     fn words_of(&self, file: &File) -> Vec<u64> {
         let order = file.order();
         let write_id = if self.subfiled { new_write_id() } else { 0 };
@@ -190,8 +200,8 @@ impl DarrayRequest<'_> {
         blocks.chain([vec![write_id]]).collect::<Vec<_>>().concat()
     }
 
-    /// Make the darray, given every rank's [`DarrayRequest::words_of`]; `many`: the table
-    /// records each block's rank.
+    /// Make the darray, given every rank's [`DarrayRequest::words_of`] (on rank 0, or, when
+    /// subfiled, on every rank); `many`: the table records each block's rank.
     fn create(
         self,
         file: &mut File,
@@ -199,20 +209,28 @@ impl DarrayRequest<'_> {
         many: bool,
         gathered: &[Vec<u64>],
     ) -> Result<Dataset> {
-        let (table, write_id) = file.table_of(&self, many, gathered)?;
         if self.subfiled {
+            // Every rank has every block (`words`): each checks them and needs the table.
+            let (table, write_id) = file.table_of(&self, many, gathered)?;
             return file.create_subfiled(self, table, write_id, call);
         }
-        file.claim_table_room(call, &self.dataset.name, &table)?;
-        let largest = table.largest_block();
-        let layout = file.layout_of(&self.dataset, largest.as_deref())?;
+        let (summary, table) = file.table_on_rank_zero(&self, many, gathered)?;
+        file.claim_table_room(call, &self.dataset.name, &summary)?;
+        let layout = file.layout_of(&self.dataset, summary.largest.as_deref())?;
         let name = self.dataset.name.clone();
         let mut dataset = file.create_agreed(self.dataset, &layout)?;
         // From here on, a step that fails on any rank takes the dataset out again on every
         // rank: the call leaves nothing behind (not a dataset without its table or data).
         let rank = file.shared.comm.rank();
-        let table_written = table
-            .write(&file.id, &name, file.order(), RowWriter::of(&file.shared))
+        let rows = RowWriter::of(&file.shared);
+        let table_written = summary
+            .write(
+                &file.id,
+                &name,
+                file.order(),
+                table.as_ref(),
+                rows.collective,
+            )
             .and_then(|()| fault::check("darray_table", rank));
         let take_out = |dataset: &mut Dataset, e| file.take_out_darray(dataset.take_id(), &name, e);
         file.settle_or_undo(call, "the block table", table_written, |e| {
@@ -239,7 +257,11 @@ impl DarrayRequest<'_> {
                 take_out(&mut dataset, e)
             })?;
         }
-        dataset.blocks = Some(Box::new(Recorded::held(table)));
+        let recorded = match table {
+            Some(table) => Recorded::held(table),
+            None => Recorded::written_elsewhere(&summary, &name),
+        };
+        dataset.blocks = Some(Box::new(recorded));
         Ok(dataset)
     }
 }
@@ -290,17 +312,41 @@ impl File {
         Ok((table, write_id))
     }
 
+    /// [`File::table_of`] on rank 0 alone, which holds every rank's blocks: its verdict
+    /// told to every rank (one broadcast), so that all return the same error, or all go on
+    /// with the table's summary; rank 0 also keeps the table. (A panic there is its verdict
+    /// too: the other ranks wait in the broadcast.)
+    fn table_on_rank_zero(
+        &self,
+        request: &DarrayRequest<'_>,
+        many: bool,
+        gathered: &[Vec<u64>],
+    ) -> Result<(TableSummary, Option<BlockTable>)> {
+        let check = || {
+            catch_unwind(AssertUnwindSafe(|| self.table_of(request, many, gathered)))
+                .unwrap_or_else(|_| {
+                    Err(Error::new(
+                        ErrorKind::Panic,
+                        "checking the blocks on rank 0 panicked",
+                    ))
+                })
+        };
+        let checked = (self.shared.comm.rank() == 0).then(check);
+        let (outcome, table) = match checked {
+            Some(Ok((table, _))) => (Some(Ok(table.summary().to_words())), Some(table)),
+            Some(Err(e)) => (Some(Err(e)), None),
+            None => (None, None),
+        };
+        let words = collective::told_by_rank_zero(&self.shared.comm, outcome)?;
+        Ok((TableSummary::from_words(&words)?, table))
+    }
+
     /// Room for the block table of the darray `name` (rank 0 writes its rows alone, and a
     /// write that fails there would leave the ranks' HDF5 out of step: `H5Fclose` then
     /// waits for ever), agreed by every rank: `NO_SPACE` on all of them where it does not
     /// fit.
-    fn claim_table_room(&self, call: &str, name: &str, table: &BlockTable) -> Result<()> {
-        let what = || {
-            format!(
-                "the block table of {name:?} ({} blocks)",
-                table.offsets.len()
-            )
-        };
+    fn claim_table_room(&self, call: &str, name: &str, table: &TableSummary) -> Result<()> {
+        let what = || format!("the block table of {name:?} ({} blocks)", table.nblocks);
         let claimed = self.claim_room(what, table.stored_bytes(), 0);
         let elsewhere = |_| {
             format!(

@@ -181,6 +181,14 @@ pub fn check_block(dims: &[u64], offset: &[u64], count: &[u64]) -> Result<()> {
     Ok(())
 }
 
+/// Native-endian u64s from their bytes (a trailing part of one is dropped).
+pub fn u64s(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|b| u64::from_ne_bytes(b.try_into().unwrap_or_default()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,10 @@
 //! The library's own communicator for a file: a dup of the caller's, returning errors.
 
 use mpi_sys::{
-    MPI_Allgather, MPI_Allgatherv, MPI_Allreduce, MPI_Barrier, MPI_Comm, MPI_Comm_dup,
-    MPI_Comm_free, MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
-    MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
-    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT64_T,
+    MPI_Allgather, MPI_Allreduce, MPI_Barrier, MPI_Bcast, MPI_Comm, MPI_Comm_dup, MPI_Comm_free,
+    MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size, MPI_Errhandler,
+    MPI_Errhandler_free, MPI_Gatherv, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
+    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT8_T, RSMPI_UINT64_T,
 };
 
 use crate::error::{Error, Result};
@@ -312,31 +312,31 @@ impl Comm {
         Ok(all)
     }
 
-    /// Every rank's `values` (any number each), by rank: the numbers gathered first, then
-    /// the values (`MPI_Allgatherv`).
+    /// Every rank's `values` (any number each), by rank: gathered on rank 0, then
+    /// broadcast.
     pub fn allgather_any(&self, values: &[u64]) -> Result<Vec<Vec<u64>>> {
+        self.gather_by_rank(values, true)
+    }
+
+    /// Every rank's `values` (any number each), by rank, on rank 0; empty on the other
+    /// ranks, which hold no more than their own and the numbers.
+    pub fn gather_any(&self, values: &[u64]) -> Result<Vec<Vec<u64>>> {
+        self.gather_by_rank(values, false)
+    }
+
+    /// Every rank's `values`, by rank, on rank 0 (`MPI_Gatherv`) and, `everywhere`, on
+    /// every rank (then `MPI_Bcast`). The numbers are gathered on every rank first, so that
+    /// all find the same sizes (and the same error where they are too many).
+    fn gather_by_rank(&self, values: &[u64], everywhere: bool) -> Result<Vec<Vec<u64>>> {
         let lens = self.allgather(&[values.len() as u64])?;
-        let too_many = || {
-            Error::invalid(format!(
-                "the ranks give {} numbers in all, more than one MPI call moves",
-                lens.iter().sum::<u64>()
-            ))
-        };
-        let mut displs = Vec::with_capacity(lens.len());
-        let mut total = 0i32;
-        for &len in &lens {
-            displs.push(total);
-            total = i32::try_from(len)
-                .ok()
-                .and_then(|len| total.checked_add(len))
-                .ok_or_else(too_many)?;
-        }
-        let counts: Vec<i32> = lens.iter().map(|&len| len as i32).collect();
-        let mut all = vec![0u64; total as usize];
-        // SAFETY: `values` has `values.len()` u64s, and `all` room for every rank's count
-        // at its displacement; both arrays have one entry per rank.
-        check("MPI_Allgatherv", unsafe {
-            MPI_Allgatherv(
+        let (counts, displs, total) = displacements(&lens)?;
+        let receives = everywhere || self.rank() == 0;
+        let mut all = vec![0u64; if receives { total } else { 0 }];
+        // SAFETY: `values` has `values.len()` u64s; on rank 0 `all` has room for every
+        // rank's count at its displacement (`counts` and `displs` have one entry per
+        // rank); elsewhere MPI does not read them.
+        check("MPI_Gatherv", unsafe {
+            MPI_Gatherv(
                 values.as_ptr().cast(),
                 values.len() as i32,
                 RSMPI_UINT64_T,
@@ -344,14 +344,48 @@ impl Comm {
                 counts.as_ptr(),
                 displs.as_ptr(),
                 RSMPI_UINT64_T,
+                0,
                 self.raw,
             )
         })?;
-        let starts = displs.iter().map(|&d| d as usize);
-        Ok(starts
-            .zip(&counts)
-            .map(|(start, &len)| all[start..start + len as usize].to_vec())
-            .collect())
+        if everywhere {
+            // SAFETY: `all` holds `total` u64s on every rank (`displacements` checked that
+            // they fit an i32).
+            check("MPI_Bcast", unsafe {
+                MPI_Bcast(
+                    all.as_mut_ptr().cast(),
+                    total as i32,
+                    RSMPI_UINT64_T,
+                    0,
+                    self.raw,
+                )
+            })?;
+        }
+        Ok(match receives {
+            true => split_by_rank(&all, &counts, &displs),
+            false => Vec::new(),
+        })
+    }
+
+    /// Rank 0's `bytes`, on every rank (what the others pass is not read): their number
+    /// first, then the bytes (`MPI_Bcast`).
+    pub fn broadcast(&self, bytes: &[u8]) -> Result<Vec<u8>> {
+        let mut len = bytes.len() as u64;
+        // SAFETY: one u64, the same type on every rank; `self.raw` is valid.
+        check("MPI_Bcast", unsafe {
+            MPI_Bcast((&raw mut len).cast(), 1, RSMPI_UINT64_T, 0, self.raw)
+        })?;
+        let mut all = if self.rank() == 0 {
+            bytes.to_vec()
+        } else {
+            vec![0u8; len as usize]
+        };
+        let count = i32::try_from(len).map_err(|_| too_many_numbers(len))?;
+        // SAFETY: `all` holds `count` bytes on every rank (rank 0's own, the others' room).
+        check("MPI_Bcast", unsafe {
+            MPI_Bcast(all.as_mut_ptr().cast(), count, RSMPI_UINT8_T, 0, self.raw)
+        })?;
+        Ok(all)
     }
 
     /// The maximum of `value` over the ranks (a blocking `MPI_Allreduce`).
@@ -370,6 +404,38 @@ impl Comm {
         })?;
         Ok(max)
     }
+}
+
+/// The counts and displacements of a `…gatherv` of `lens` numbers a rank, and their total;
+/// an error where they are more than one MPI call moves.
+fn displacements(lens: &[u64]) -> Result<(Vec<i32>, Vec<i32>, usize)> {
+    let mut displs = Vec::with_capacity(lens.len());
+    let mut total = 0i32;
+    for &len in lens {
+        displs.push(total);
+        total = i32::try_from(len)
+            .ok()
+            .and_then(|len| total.checked_add(len))
+            .ok_or_else(|| too_many_numbers(lens.iter().sum()))?;
+    }
+    let counts = lens.iter().map(|&len| len as i32).collect();
+    Ok((counts, displs, total as usize))
+}
+
+#[cold]
+fn too_many_numbers(total: u64) -> Error {
+    Error::invalid(format!(
+        "the ranks give {total} numbers in all, more than one MPI call moves"
+    ))
+}
+
+/// What a `…gatherv` received (`all`), cut into each rank's numbers.
+fn split_by_rank(all: &[u64], counts: &[i32], displs: &[i32]) -> Vec<Vec<u64>> {
+    let starts = displs.iter().map(|&d| d as usize);
+    starts
+        .zip(counts)
+        .map(|(start, &len)| all[start..start + len as usize].to_vec())
+        .collect()
 }
 
 impl Drop for Comm {

@@ -67,6 +67,19 @@ static void checks_off(const char *path, int rank, int size)
     expect(dah5_dataset_create(file, "z", 99, 1, dims, NULL, &never), DAH5_ERR_INVALID_ARGUMENT, "dtype",
            "bad dtype with the checks off");
     check(dah5_dataset_close(&ds), "close y");
+    /* A darray: rank 0 checks the gathered blocks and tells every rank, checks off too. */
+    check(dah5_darray_write(file, "d", DAH5_FLOAT64, 1, dims, off, cnt, mine, 0, NULL, &ds), "darray");
+    uint32_t nblocks = 0;
+    check(dah5_darray_blocks(ds, 0, &nblocks, NULL, NULL), "darray blocks");
+    if (nblocks != (uint32_t)size) {
+        fprintf(stderr, "rank %d: the darray's table has %u blocks\n", rank, nblocks);
+        failures++;
+    }
+    check(dah5_dataset_close(&ds), "close d");
+    uint64_t first[1] = {0};
+    expect(dah5_darray_write(file, "e", DAH5_FLOAT64, 1, dims, first, cnt, mine, 0, NULL, &never),
+           DAH5_ERR_INVALID_ARGUMENT, "overlap",
+           "overlapping darray blocks with the checks off");
     check(dah5_file_close(&file), "close");
     if (failures == 0)
         printf("rank %d: checks off OK\n", rank);
