@@ -12,6 +12,8 @@
 #   1. the demo: write on 4 ranks, read on 3;
 #   2. a darray written on 4 ranks (2x2 blocks), read on 3 by partition and by its table;
 #   3. a subfiled darray (one subfile a node: 2 here), read on 3, its VDS read by h5py;
+#      and darrays of many blocks a rank (tests/c/darray_blocks.c), whose table rank 0
+#      alone writes and every rank reads back;
 #   4. atomic mode: what rank 0 (host 1) writes, rank 1 (host 2) reads after a barrier;
 #   5. read after write: rank 0 writes independently, dah5_file_flush, every rank reads;
 # h5py on host 2 reads every file. Needs root; removes everything it made, also on failure.
@@ -43,8 +45,10 @@ cleanup() {
 trap cleanup EXIT
 
 say() { echo "multihost: $*"; }
-mpicc.openmpi -std=c99 -O2 -Iinclude -Itests/c tests/c/darray.c \
-    -L"$CARGO_TARGET_DIR/release" -Wl,-rpath,"$CARGO_TARGET_DIR/release" -ldah5 -o "$work/darray"
+for program in darray darray_blocks; do
+    mpicc.openmpi -std=c99 -O2 -Iinclude -Itests/c "tests/c/$program.c" -L"$CARGO_TARGET_DIR/release" \
+        -Wl,-rpath,"$CARGO_TARGET_DIR/release" -ldah5 -o "$work/$program"
+done
 # Each rank notes its host (its host name: dah5-gl1, dah5-gl2), then runs the program.
 cat >"$work/on_host" <<EOF
 #!/bin/sh
@@ -117,6 +121,13 @@ done
 subfiles=$("$hosts" run 1 find "$vol/subfiled.h5.d" -name '*.h5' | wc -l)
 say "3. the subfiled darray of 4 ranks on 2 hosts has $subfiles subfiles"
 ((subfiles == ${DAH5_MULTIHOST_SUBFILES:-2}))
+
+# Many blocks a rank: rank 0 checks and writes the table, the others read their rows back
+# from the file (each rank's check of its own rows), across hosts.
+"$hosts" run 1 mkdir -p "$vol/blocks"
+launch 4 blocks "$work/darray_blocks" "$vol/blocks" c | tee "$work/blocks.out"
+grep -q "checks a rank, 0 failures over 4 ranks" "$work/blocks.out"
+on_both_hosts blocks
 
 # 4. Atomic mode across hosts.
 launch 2 atomic "$work/darray" atomic "$vol/atomic.h5" | tee "$work/atomic.out"
