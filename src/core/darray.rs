@@ -55,7 +55,8 @@ pub struct DarrayRequest<'a> {
     pub partial: bool,
     /// Collective data transfer (always so for compressed datasets).
     pub collective: bool,
-    /// Each block in a file of its own behind a virtual dataset (`core::subfiles`).
+    /// Each node's blocks in a file of the node's own behind a virtual dataset
+    /// (`core::subfiles`).
     pub subfiled: bool,
 }
 
