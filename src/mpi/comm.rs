@@ -228,19 +228,8 @@ impl Comm {
             })?;
             node = Node::of(raw)?;
         }
-        let mut lowest = 0u64;
-        let rank = self.rank as u64;
-        // SAFETY: one u64 each way, matching MPI_UINT64_T; `node.raw` is valid.
-        check("MPI_Allreduce", unsafe {
-            MPI_Allreduce(
-                (&raw const rank).cast(),
-                (&raw mut lowest).cast(),
-                1,
-                RSMPI_UINT64_T,
-                RSMPI_MIN,
-                node.raw,
-            )
-        })?;
+        // SAFETY: reading an MPI predefined handle.
+        let lowest = reduce(node.raw, self.rank as u64, unsafe { RSMPI_MIN })?;
         Ok((node, lowest))
     }
 
@@ -388,19 +377,8 @@ impl Comm {
 
     /// The maximum of `value` over the ranks (a blocking `MPI_Allreduce`).
     pub fn max(&self, value: u64) -> Result<u64> {
-        let mut max = 0u64;
-        // SAFETY: one u64 each way, matching MPI_UINT64_T; `self.raw` is valid.
-        check("MPI_Allreduce", unsafe {
-            MPI_Allreduce(
-                (&raw const value).cast(),
-                (&raw mut max).cast(),
-                1,
-                RSMPI_UINT64_T,
-                RSMPI_MAX,
-                self.raw,
-            )
-        })?;
-        Ok(max)
+        // SAFETY: reading an MPI predefined handle.
+        reduce(self.raw, value, unsafe { RSMPI_MAX })
     }
 }
 
@@ -444,6 +422,23 @@ impl Drop for Node {
             unsafe { MPI_Comm_free(&mut self.raw) };
         }
     }
+}
+
+/// `value` reduced with `op` over the ranks of `comm` (a blocking `MPI_Allreduce`).
+fn reduce(comm: MPI_Comm, value: u64, op: mpi_sys::MPI_Op) -> Result<u64> {
+    let mut reduced = 0u64;
+    // SAFETY: one u64 each way, matching MPI_UINT64_T; `comm` is valid.
+    check("MPI_Allreduce", unsafe {
+        MPI_Allreduce(
+            (&raw const value).cast(),
+            (&raw mut reduced).cast(),
+            1,
+            RSMPI_UINT64_T,
+            op,
+            comm,
+        )
+    })?;
+    Ok(reduced)
 }
 
 impl Drop for Comm {
