@@ -154,16 +154,16 @@ $(BUILD)/bench-$(PROFILE)/iwrite_progress: bench/iwrite_progress.c bench/schedst
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $< -o $@
 
+# Selection construction alone: HDF5 only, one process.
+$(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(HDF5_LIBS) -o $@
+
 # A node's subfile written at computed offsets or by an aggregator over shared memory.
 # Plain MPI: see bench/node_subfile.c.
 $(BUILD)/bench-$(PROFILE)/node_subfile: bench/node_subfile.c bench/schedstat.h
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $< -o $@
-
-# Selection construction alone: HDF5 only, one process.
-$(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/dah5_mpi.h
-	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(HDF5_LIBS) -o $@
 
 clean:
 	$(CARGO) clean

@@ -3,9 +3,8 @@
 use mpi_sys::{
     MPI_Allgather, MPI_Allgatherv, MPI_Allreduce, MPI_Barrier, MPI_Comm, MPI_Comm_dup,
     MPI_Comm_free, MPI_Comm_get_errhandler, MPI_Comm_rank, MPI_Comm_set_errhandler, MPI_Comm_size,
-    MPI_Comm_split, MPI_Comm_split_type, MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL,
-    RSMPI_COMM_SELF, RSMPI_COMM_WORLD, RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_MIN,
-    RSMPI_UINT64_T,
+    MPI_Errhandler, MPI_Errhandler_free, RSMPI_COMM_NULL, RSMPI_COMM_SELF, RSMPI_COMM_WORLD,
+    RSMPI_Comm_f2c, RSMPI_ERRORS_RETURN, RSMPI_MAX, RSMPI_UINT64_T,
 };
 
 use crate::error::{Error, Result};
@@ -198,6 +197,7 @@ impl Comm {
     /// The ranks of this communicator that share this node's memory
     /// (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), in rank order (collective).
     fn split_shared(&self) -> Result<Node> {
+        use mpi_sys::MPI_Comm_split_type;
         // SAFETY: a placeholder MPI overwrites.
         let mut raw = unsafe { RSMPI_COMM_NULL };
         // SAFETY: the communicator is valid; `raw` receives the ranks of this node, ordered
@@ -218,6 +218,7 @@ impl Comm {
     /// groups of `ranks_per_node` where given (tests make many nodes of one that way),
     /// and the lowest rank of the node in this communicator (collective).
     pub fn node(&self, ranks_per_node: Option<u32>) -> Result<(Node, u64)> {
+        use mpi_sys::{MPI_Comm_split, RSMPI_MIN};
         let mut node = self.split_shared()?;
         if let Some(per_node) = ranks_per_node {
             let mut raw = node.raw;
@@ -382,6 +383,17 @@ impl Comm {
     }
 }
 
+impl Drop for Comm {
+    fn drop(&mut self) {
+        // After MPI_Finalize the communicator is gone with MPI; freeing it would be an error.
+        // A broken one still has a pending collective request; freeing it could hang.
+        if is_active() && !self.is_broken() {
+            // SAFETY: `self.raw` is our own dup, freed exactly once.
+            unsafe { MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}
+
 /// The ranks of a communicator on one node ([`Comm::node`]), a communicator of their own
 /// whose errors are returned; freed when dropped.
 #[derive(Debug)]
@@ -439,15 +451,4 @@ fn reduce(comm: MPI_Comm, value: u64, op: mpi_sys::MPI_Op) -> Result<u64> {
         )
     })?;
     Ok(reduced)
-}
-
-impl Drop for Comm {
-    fn drop(&mut self) {
-        // After MPI_Finalize the communicator is gone with MPI; freeing it would be an error.
-        // A broken one still has a pending collective request; freeing it could hang.
-        if is_active() && !self.is_broken() {
-            // SAFETY: `self.raw` is our own dup, freed exactly once.
-            unsafe { MPI_Comm_free(&mut self.raw) };
-        }
-    }
 }
