@@ -79,20 +79,22 @@ pub(crate) struct NodeBlocks<'a> {
 
 impl NodeSubfile {
     /// Create the subfile at `path` with an empty dataset for each of `what.blocks`
-    /// (collective over `node`: every rank of the node, in the same order).
+    /// (collective over `node`: every rank of the node, in the same order). Once the file
+    /// is made it is returned, with how making its datasets went: a rank whose part failed
+    /// keeps the file open all the same, so that it closes it when the other ranks of the
+    /// node do (a close is collective too), after the call's error is settled.
     pub(crate) fn create(
         node: &Node,
         path: &Path,
         what: NodeBlocks<'_>,
         main: &Arc<FileShared>,
-    ) -> Result<NodeSubfile> {
+    ) -> Result<(NodeSubfile, Result<()>)> {
         let text = path.to_string_lossy();
         let info = crate::mpi::info::Info::new(&Default::default())?;
         let fapl = h5::plist::node_file_access(node.raw(), &info, main.file_locking)?;
         let file = h5::file::create(&text, true, &fapl)?;
         main.subfiles.opened(path, file.raw());
-        // From here on, dropping `subfile` closes it (on every rank of the node alike) and
-        // tells the main file.
+        // From here on, dropping `subfile` closes it and tells the main file.
         let mut subfile = NodeSubfile {
             datasets: Vec::with_capacity(what.blocks.len()),
             file,
@@ -100,29 +102,34 @@ impl NodeSubfile {
             path: path.to_path_buf(),
             main: main.clone(),
         };
+        let made = subfile.make_datasets(&what);
+        let made = made.and_then(|()| subfile.reserve(what.dtype));
+        Ok((subfile, made))
+    }
+
+    /// The datasets of `what.blocks` (collective over the node).
+    fn make_datasets(&mut self, what: &NodeBlocks<'_>) -> Result<()> {
         let file_type = h5::types::native(what.dtype)?;
         let dcpl = h5::plist::dataset_create(&Layout::contiguous(), false)?;
         let (lcpl, scalar) = (Id::borrowed(h5::plist::DEFAULT), h5::space::scalar()?);
         for &(rank, count) in &what.blocks {
             let space = h5::space::simple(count)?;
             let name = dataset_name(rank);
-            let dataset =
-                h5::dataset::create(&subfile.file, &name, &file_type, &space, &lcpl, &dcpl)?;
+            let dataset = h5::dataset::create(&self.file, &name, &file_type, &space, &lcpl, &dcpl)?;
             if let Some(id) = what.id {
                 crate::core::attr::write_u64(&dataset, ID_ATTR, id, &scalar)?;
             }
             if what.own.is_some_and(|(own, ..)| own == rank) {
-                subfile.own = what.own.map(|(_, offset, count)| OwnBlock {
-                    index: subfile.datasets.len(),
+                self.own = what.own.map(|(_, offset, count)| OwnBlock {
+                    index: self.datasets.len(),
                     rank,
                     offset: offset.to_vec(),
                     count: count.to_vec(),
                 });
             }
-            subfile.datasets.push(dataset);
+            self.datasets.push(dataset);
         }
-        subfile.reserve(what.dtype)?;
-        Ok(subfile)
+        Ok(())
     }
 
     /// Reserve this rank's block on storage, as a shared-file dataset is

@@ -355,24 +355,28 @@ impl Subfiles {
             id: self.id,
         };
         let path = self.path(rank);
-        let subfile = if what.blocks.is_empty() {
-            None
+        let (subfile, made) = if what.blocks.is_empty() {
+            (None, Ok(()))
         } else {
-            Some(NodeSubfile::create(node, &path, what, main).map_err(|e| about(&path, e))?)
+            let (subfile, made) =
+                NodeSubfile::create(node, &path, what, main).map_err(|e| about(&path, e))?;
+            (Some(subfile), made)
         };
         match (data, subfile) {
             (Some(data), Some(subfile)) => {
-                // Every rank of the node closes, also one whose write failed.
-                let written = subfile.write(own.0, own.1, dtype, data);
+                let written = made.and_then(|()| subfile.write(own.0, own.1, dtype, data));
+                // Every rank of the node closes, also one whose part failed.
                 written.and(subfile.close()).map_err(|e| about(&path, e))
             }
             (Some(_), None) => Ok(()),
             (None, node) => {
+                // Kept also where this rank's part failed: the undo then closes it on every
+                // rank of the node together.
                 self.writing = Some(Writing {
                     node,
                     failed: Cell::new(false),
                 });
-                Ok(())
+                made.map_err(|e| about(&path, e))
             }
         }
     }
