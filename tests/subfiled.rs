@@ -148,6 +148,15 @@ fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader
             && info.contains("all present"),
         "{info}"
     );
+    let dah5 = PathBuf::from(env!("CARGO_BIN_EXE_dah5"));
+    let out = mpiexec_ok(2, &dah5, &["merge", "moved/a.h5", "merged.h5"], &[], &dir);
+    assert!(out.contains("dah5 merge: 2 dataset(s)"), "{out}");
+    let out = run(
+        2,
+        &["read-partition", "merged.h5", "u", "float64", "c"],
+        &dir,
+    );
+    assert!(out.contains("0 wrong"), "{out}");
 }
 
 #[test]
