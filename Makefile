@@ -164,6 +164,12 @@ $(BUILD)/bench-$(PROFILE)/selection: bench/selection.c bench/common.h include/da
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Iinclude $(HDF5_CFLAGS) $< $(HDF5_LIBS) -o $@
 
+# A node's subfile written at computed offsets or by an aggregator over shared memory.
+# Plain MPI: see bench/node_subfile.c.
+$(BUILD)/bench-$(PROFILE)/node_subfile: bench/node_subfile.c bench/schedstat.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $< -o $@
+
 clean:
 	$(CARGO) clean
 	rm -rf build

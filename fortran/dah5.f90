@@ -54,7 +54,7 @@ module dah5
   integer(c_int64_t), parameter, public :: DAH5_UNLIMITED = -1_c_int64_t ! UINT64_MAX
   ! dah5_darray_write flag; file option flag.
   integer(c_int32_t), parameter, public :: DAH5_DARRAY_PARTIAL = 256
-  ! dah5_darray_write and dah5_darray_create flag: each block in a file of its own.
+  ! dah5_darray_write and dah5_darray_create flag: each node's blocks in a file of its own.
   integer(c_int32_t), parameter, public :: DAH5_DARRAY_SUBFILED = 512
   integer(c_int32_t), parameter, public :: DAH5_ATOMIC = 1
   integer(c_int32_t), parameter, public :: DAH5_NO_CHECKS = 128
@@ -659,7 +659,7 @@ module dah5
   !> Collective: every rank passes the global dims and its part a = A(lo(1):hi(1), ...);
   !> the library checks the blocks, creates the dataset, records the decomposition and
   !> writes every part. flags: 0, DAH5_COLLECTIVE, DAH5_DARRAY_PARTIAL, or
-  !> DAH5_DARRAY_SUBFILED (each rank's part in a file of its own, read as one array through
+  !> DAH5_DARRAY_SUBFILED (each node's parts in a file of its own, read as one array through
   !> a virtual dataset; see docs/subfiled.md).
   interface dah5_darray_write
      module procedure darray_write_real32, darray_write_real64, darray_write_complex64, &

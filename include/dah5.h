@@ -114,10 +114,12 @@
 #define DAH5_DARRAY_PARTIAL 256
 
 /**
- * Flag of `dah5_darray_write` and `dah5_darray_create`: each rank's block goes to a file
- * of its own (`FILE.d/NAME.RANK.h5`, written by that rank alone), and the main file holds a
- * virtual dataset over them, read as one array by every HDF5 reader (README, "Subfiled
- * darrays"). Contiguous and whole: no chunks, compression or `DAH5_DARRAY_PARTIAL`.
+ * Flag of `dah5_darray_write` and `dah5_darray_create`: the blocks of each node's ranks go
+ * to a file of that node's own (`FILE.d/NAME.nodeK.h5`, node K numbered by its lowest rank,
+ * each rank's block the dataset `/block<rank>`, written by the node's ranks only: one file
+ * create a node, not a rank), and the main file holds a virtual dataset over them, read as
+ * one array by every HDF5 reader (docs/subfiled.md). Contiguous and whole: no chunks,
+ * compression or `DAH5_DARRAY_PARTIAL`.
  */
 #define DAH5_DARRAY_SUBFILED 512
 
@@ -731,8 +733,9 @@ int32_t dah5_read_blocks(struct dah5_dataset *dataset,
  * @param count        this rank's block extents; a zero extent is an empty block.
  * @param buf          the block, contiguous in the handle's order (NULL if empty).
  * @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
- *                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
- *                     file of its own; the handle is then for reading only). Compressed
+ *                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each node's
+ *                     blocks in a file of the node's own; the handle is then for reading
+ *                     only). Compressed
  *                     datasets, and every dataset where MPI-IO does not make writes
  *                     visible at once (NFS), always transfer collectively.
  * @param options      NULL, or dataset options (compression, chunks, max dims). When
@@ -762,9 +765,9 @@ int32_t dah5_darray_write(struct dah5_file *file,
  * calls (each rank inside its own block, or anywhere for a shared-file darray).
  *
  * **Collective** over the file's communicator; the same arguments as `dah5_darray_write`
- * without `buf`. With `DAH5_DARRAY_SUBFILED` each rank's subfile stays open until
+ * without `buf`. With `DAH5_DARRAY_SUBFILED` each node's subfile stays open until
  * `dah5_dataset_close` (collective), which marks the darray complete only when every rank
- * wrote and closed its subfile without an error; otherwise every rank's close returns an
+ * wrote its block and closed its subfile without an error; otherwise every rank's close returns an
  * error and the darray stays marked incomplete (dah5 then refuses to read it).
  *
  * # Safety
@@ -797,7 +800,7 @@ int32_t dah5_darray_create(struct dah5_file *file,
  * `DAH5_COLLECTIVE`).
  *
  * `DAH5_DARRAY_SUBFILED` is refused (`DAH5_ERR_INVALID_ARGUMENT`): a subfiled darray holds
- * one block a rank, its subfile.
+ * one block a rank, its dataset in its node's subfile.
  *
  * @param nblocks  this rank's number of blocks (ranks may differ; 0: none).
  * @param offsets  nblocks × ndims start indices, block after block, in the handle's order.

@@ -159,9 +159,9 @@ fn describe_dataset(
             }
             writeln!(
                 out,
-                "  subfiled: {} files {}.RANK.h5 beside the main file, {}",
+                "  subfiled: {} files {} beside the main file, {}",
                 survey.files,
-                subfiles.prefix(),
+                subfiles.pattern(),
                 state.join("; ")
             )
             .ok();

@@ -62,13 +62,14 @@ fn block<'a>(
 
 /// Attributes a merge does not copy as they are: dah5 writes its block table anew, and the
 /// dimension scales' references are made anew by naming the dimensions.
-const NOT_COPIED: [&str; 10] = [
+const NOT_COPIED: [&str; 11] = [
     "dah5_darray_version",
     "dah5_writer_order",
     "dah5_nblocks",
     "dah5_complete",
     "dah5_block_table",
     crate::core::subfiles::PREFIX_ATTR,
+    crate::core::subfiles::NODES_ATTR,
     "DIMENSION_LIST",
     "REFERENCE_LIST",
     "_Netcdf4Dimid",

@@ -241,11 +241,16 @@ fn a_darray_write_failing_after_its_dataset_was_created_leaves_nothing_behind() 
     ] {
         let dir = scratch(&format!("darray_rollback_{how}_{step}"));
         let fault = format!("{step}@{rank}");
+        // Subfiled on 2 nodes (the test knob): ranks 0 and 1 share a subfile, rank 2 has one.
+        let env = [
+            ("DAH5_TEST_FAULT", fault.as_str()),
+            ("DAH5_TEST_RANKS_PER_NODE", "2"),
+        ];
         let out = mpiexec_ok(
             3,
             &driver(),
             &["rollback", "r.h5", &rank.to_string(), how],
-            &[("DAH5_TEST_FAULT", &fault)],
+            &env,
             &dir,
         );
         assert_eq!(out.matches("rolled back").count(), 3, "{out}");

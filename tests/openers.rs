@@ -185,15 +185,17 @@ fn a_file_truncated_under_an_open_reader_is_said_to_have_changed() {
 fn a_subfile_of_an_earlier_run_is_refused_and_named() {
     let dir = scratch("openers_subfile");
     let exe = openers();
-    let subfile = dir.join("sub.h5.d/x.1.h5");
-    mpiexec_ok(2, exe, &["subfiled", ".", "1"], &[], &dir);
+    // A node a rank (the test knob): rank 1's block is alone in its node's subfile.
+    let node_a_rank = [("DAH5_TEST_RANKS_PER_NODE", "1")];
+    let subfile = dir.join("sub.h5.d/x.node1.h5");
+    mpiexec_ok(2, exe, &["subfiled", ".", "1"], &node_a_rank, &dir);
     std::fs::copy(&subfile, dir.join("old.h5")).unwrap();
-    mpiexec_ok(2, exe, &["subfiled", ".", "2"], &[], &dir);
+    mpiexec_ok(2, exe, &["subfiled", ".", "2"], &node_a_rank, &dir);
     std::fs::copy(dir.join("old.h5"), &subfile).unwrap();
     let out = mpiexec_ok(2, exe, &["readsub", "."], &[], &dir);
     saw(&out, 2, "dataset open", "DAH5_OK");
     let lines = saw(&out, 2, "whole", "DAH5_ERR_FILE_CHANGED");
-    each_says(&lines, &["x.1.h5", "another write"]);
+    each_says(&lines, &["x.node1.h5", "another write"]);
     saw(&out, 1, "share", "DAH5_OK, round 2");
     let line = saw(&out, 2, "share", "")[1];
     assert!(line.contains("DAH5_ERR_FILE_CHANGED"), "{line}");

@@ -1,6 +1,8 @@
-//! Subfiled darrays end to end (tests/c/darray.c under mpiexec): written by 4 ranks, whole
-//! and in steps, read back by dah5 at 1 to 5 ranks and by h5py, h5dump, ncdump and xarray
-//! (tests/py/check_subfiled.py), after a move too; a failing subfile leaves the darray marked
+//! Subfiled darrays end to end (tests/c/darray.c under mpiexec): written by 4 ranks on one
+//! node and on two (`DAH5_TEST_RANKS_PER_NODE=2`), whole and in steps, read back by dah5 at
+//! 1 to 5 ranks and by h5py, h5dump, ncdump and xarray (tests/py/check_subfiled.py), after a
+//! move too, and again once rewritten in the layout of a dah5 before subfiles per node (a
+//! file per rank, tests/py/subfiles_per_rank.py); a failing subfile leaves the darray marked
 //! incomplete (its failing write is tests/darray.rs's rollback test); a missing or truncated
 //! subfile is an error naming it; `dah5 merge`.
 
@@ -21,8 +23,12 @@ fn run(ranks: u32, args: &[&str], dir: &Path) -> String {
     mpiexec_ok(ranks, &driver(), args, &[], dir)
 }
 
-/// (8, 6) float64 in C order written whole on a 2x2 grid of ranks, and (3, 4, 6) int32 in
-/// Fortran order declared with dah5_darray_create and written in two steps per rank.
+/// The test knob that makes nodes of 2 ranks each on this one host.
+const TWO_A_NODE: [(&str, &str); 1] = [("DAH5_TEST_RANKS_PER_NODE", "2")];
+
+/// (8, 6) float64 in C order written whole on a 2x2 grid of ranks on 2 nodes, and
+/// (3, 4, 6) int32 in Fortran order declared with dah5_darray_create and written in two
+/// steps per rank, on one node.
 fn write_both(dir: &Path) {
     let u = [
         "write-subfiled",
@@ -36,7 +42,7 @@ fn write_both(dir: &Path) {
         "8",
         "6",
     ];
-    run(4, &u, dir);
+    mpiexec_ok(4, &driver(), &u, &TWO_A_NODE, dir);
     let v = [
         "create-subfiled",
         "a.h5",
@@ -77,17 +83,8 @@ fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader
     let subfiles = files_in(&dir.join("a.h5.d"));
     assert_eq!(
         subfiles,
-        [
-            "grp~v.0.h5",
-            "grp~v.1.h5",
-            "grp~v.2.h5",
-            "grp~v.3.h5",
-            "u.0.h5",
-            "u.1.h5",
-            "u.2.h5",
-            "u.3.h5"
-        ],
-        "one file per rank and darray"
+        ["grp~v.node0.h5", "u.node0.h5", "u.node1.h5"],
+        "one file per node and darray"
     );
     // Moved together (main file and directory), from another working directory.
     let moved = dir.join("moved");
@@ -111,7 +108,10 @@ fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader
             }
         }
     }
-    for (name, dtype, dims) in [("u", "float64", ["8", "6"]), ("grp/v", "int32", ["6", "4"])] {
+    for (name, dtype, dims, files) in [
+        ("u", "float64", ["8", "6"], 2),
+        ("grp/v", "int32", ["6", "4"], 1),
+    ] {
         let mut args = vec!["moved/a.h5", name, dtype];
         args.extend(dims);
         if name == "grp/v" {
@@ -130,13 +130,33 @@ fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader
                 "{out}"
             );
         }
-        assert!(out.contains("maps 4 subfiles"), "{out}");
+        assert!(out.contains(&format!("maps {files} subfiles")), "{out}");
     }
     let info = dah5_info(&["moved/a.h5", "u"], &dir);
     assert!(
-        info.contains("subfiled: 4 files a.h5.d/u.RANK.h5"),
+        info.contains("subfiled: 2 files a.h5.d/u.nodeNODE.h5 (one a node)"),
         "{info}"
     );
+    // The layout of a dah5 before subfiles per node, a file per rank, still reads.
+    let out = python("tests/py/subfiles_per_rank.py", &["moved/a.h5", "u"], &dir);
+    assert!(out.contains("4 subfiles, one a rank"), "{out}");
+    let out = run(3, &["read-table", "moved/a.h5", "u", "float64", "c"], &dir);
+    assert!(out.contains("0 wrong"), "{out}");
+    let info = dah5_info(&["moved/a.h5", "u"], &dir);
+    assert!(
+        info.contains("subfiled: 4 files a.h5.d/u.RANK.h5 (one a rank)")
+            && info.contains("all present"),
+        "{info}"
+    );
+    let dah5 = PathBuf::from(env!("CARGO_BIN_EXE_dah5"));
+    let out = mpiexec_ok(2, &dah5, &["merge", "moved/a.h5", "merged.h5"], &[], &dir);
+    assert!(out.contains("dah5 merge: 2 dataset(s)"), "{out}");
+    let out = run(
+        2,
+        &["read-partition", "merged.h5", "u", "float64", "c"],
+        &dir,
+    );
+    assert!(out.contains("0 wrong"), "{out}");
 }
 
 #[test]
@@ -186,8 +206,8 @@ fn an_unfinished_subfiled_darray_is_marked_incomplete_and_dah5_refuses_to_read_i
 fn a_missing_or_truncated_subfile_is_an_error_naming_it_on_the_ranks_that_read_it() {
     let dir = scratch("subfiled_damaged");
     write_both(&dir);
-    // Rows 4..8 of u are blocks 2 and 3: with 2 readers, rank 1 reads them.
-    std::fs::remove_file(dir.join("a.h5.d/u.3.h5")).expect("remove a subfile");
+    // Rows 4..8 of u are blocks 2 and 3, node 1's: with 2 readers, rank 1 reads them.
+    std::fs::remove_file(dir.join("a.h5.d/u.node1.h5")).expect("remove a subfile");
     let job = mpiexec(
         2,
         &driver(),
@@ -197,15 +217,15 @@ fn a_missing_or_truncated_subfile_is_an_error_naming_it_on_the_ranks_that_read_i
     );
     assert!(!job.success, "{}", job.stdout);
     assert!(
-        job.stderr.contains("subfile ./a.h5.d/u.3.h5")
+        job.stderr.contains("subfile ./a.h5.d/u.node1.h5")
             && job.stderr.contains("DAH5_ERR_NOT_FOUND")
             && job
                 .stderr
-                .contains("reading block 3 of subfiled darray \"u\""),
+                .contains("reading block 2 of subfiled darray \"u\""),
         "{}",
         job.stderr
     );
-    let block = dir.join("a.h5.d/grp~v.1.h5");
+    let block = dir.join("a.h5.d/grp~v.node0.h5");
     let length = std::fs::metadata(&block).expect("a subfile").len();
     std::fs::OpenOptions::new()
         .write(true)
@@ -221,7 +241,7 @@ fn a_missing_or_truncated_subfile_is_an_error_naming_it_on_the_ranks_that_read_i
     );
     assert!(
         !job.success
-            && job.stderr.contains("subfile ./a.h5.d/grp~v.1.h5")
+            && job.stderr.contains("subfile ./a.h5.d/grp~v.node0.h5")
             && job.stderr.contains("DAH5_ERR_TRUNCATED"),
         "{}",
         job.stderr
@@ -246,7 +266,7 @@ fn dah5_merge_makes_one_ordinary_file_with_the_attributes_dimension_names_and_ta
          for name in ['lat', 'temp', 'grp/steps']:\n\
          \x20   assert np.array_equal(a[name][...], b[name][...]), name\n\
          \x20   assert b[name].id.get_create_plist().get_layout() == h5py.h5d.CONTIGUOUS, name\n\
-         want = {k: v for k, v in a['temp'].attrs.items() if k not in ('dah5_subfiles', 'DIMENSION_LIST')}\n\
+         want = {k: v for k, v in a['temp'].attrs.items() if k not in ('dah5_subfiles', 'dah5_subfile_nodes', 'DIMENSION_LIST')}\n\
          got = {k: v for k, v in b['temp'].attrs.items() if k != 'DIMENSION_LIST'}\n\
          assert want == got, (want, got)\n\
          assert dict(a.attrs) == dict(b.attrs) == {'title': 'merge test'}, dict(b.attrs)\n\
@@ -269,7 +289,7 @@ fn dah5_merge_makes_one_ordinary_file_with_the_attributes_dimension_names_and_ta
         "{info}"
     );
     // A missing subfile fails the merge on every rank, and OUT is removed.
-    std::fs::remove_file(dir.join("n.h5.d/temp.1.h5")).expect("remove a subfile");
+    std::fs::remove_file(dir.join("n.h5.d/temp.node0.h5")).expect("remove a subfile");
     let job = mpiexec(2, &dah5, &["merge", "n.h5", "m2.h5"], &[], &dir);
     assert!(!job.success, "{}", job.stdout);
     // Every rank fails; Open MPI 5's launcher may end the job at the first rank's exit,
@@ -277,7 +297,7 @@ fn dah5_merge_makes_one_ordinary_file_with_the_attributes_dimension_names_and_ta
     // rank's (naming the subfile) or the other's (saying another rank failed).
     assert!(job.stderr.contains("dah5 merge: "), "{}", job.stderr);
     assert!(
-        (job.stderr.contains("temp.1.h5") || job.stderr.contains("failed on another rank"))
+        (job.stderr.contains("temp.node0.h5") || job.stderr.contains("failed on another rank"))
             && job.stderr.contains("(removed)"),
         "{}",
         job.stderr

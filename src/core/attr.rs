@@ -49,6 +49,22 @@ pub(crate) fn write_value(place: &Place<'_>, value: &AttrValue<'_>, scalar: &Id)
     }
 }
 
+/// Create (or replace) the uint64 scalar attribute `name` on `object` (collective, as
+/// [`write_value`]).
+pub(crate) fn write_u64(object: &Id, name: &str, value: u64, scalar: &Id) -> Result<()> {
+    let place = Place {
+        file: object,
+        object: ".",
+        name,
+    };
+    let value = AttrValue::Numbers {
+        dtype: Dtype::Uint64,
+        shape: vec![],
+        data: &value.to_ne_bytes(),
+    };
+    write_value(&place, &value, scalar)
+}
+
 /// `dah5_attr_write`: a numeric attribute, a scalar (`shape` empty) or a 1-D array, the
 /// value included in the agreement (HDF5 writes rank 0's value only).
 pub struct WriteAttr<'a> {

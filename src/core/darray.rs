@@ -14,6 +14,7 @@ use crate::core::collective::{self, Agreed, Args, Collective, GatherTo};
 use crate::core::dataset::{Dataset, DatasetOptions, DatasetRequest};
 use crate::core::fault;
 use crate::core::file::File;
+use crate::core::node_subfile::nodes_of_ranks;
 use crate::core::shape::{BlockList, blocks_byte_len, element_count};
 use crate::core::subfiles::Subfiles;
 use crate::error::{Error, ErrorKind, Result};
@@ -55,7 +56,8 @@ pub struct DarrayRequest<'a> {
     pub partial: bool,
     /// Collective data transfer (always so for compressed datasets).
     pub collective: bool,
-    /// Each block in a file of its own behind a virtual dataset (`core::subfiles`).
+    /// Each node's blocks in a file of the node's own behind a virtual dataset
+    /// (`core::subfiles`).
     pub subfiled: bool,
 }
 
@@ -417,11 +419,15 @@ impl File {
     ) -> Result<Dataset> {
         let rank = self.shared.comm.rank() as usize;
         let name = request.dataset.name.clone();
-        let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id);
+        let per_node = crate::core::environment::test_ranks_per_node()?;
+        let (nodes, node) = nodes_of_ranks(&self.shared.comm, per_node)?;
+        let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id, nodes);
+        let ready = subfiles.prepare_own(rank);
+        self.settle_or_undo(call, "the subfiles", ready, |e| e)?;
         let dtype = request.dataset.dtype;
-        let made = subfiles.make_own(&self.shared, rank, dtype, &table, request.data);
+        let made = subfiles.make_own(&node, &self.shared, rank, dtype, &table, request.data);
         self.settle_or_undo(call, "the subfiles", made, |e| {
-            subfiles.discard_own(rank, &table);
+            subfiles.discard_own(rank);
             e
         })?;
         let storage_dims = self.order().to_storage(&request.dataset.dims);
@@ -434,7 +440,7 @@ impl File {
         let mut dataset = match created {
             Ok(dataset) => dataset,
             Err(e) => {
-                subfiles.discard_own(rank, &table);
+                subfiles.discard_own(rank);
                 return Err(e);
             }
         };
@@ -443,10 +449,10 @@ impl File {
         table.complete = !subfiles.writing();
         let recorded = table
             .write(&self.id, &name, self.order(), RowWriter::of(&self.shared))
-            .and_then(|()| subfiles.record(&dataset.id, &self.lists.scalar))
+            .and_then(|()| subfiles.record(&dataset.id, &table, &self.lists.scalar))
             .and_then(|()| crate::core::fault::check("darray_table", rank as i32));
         self.settle_or_undo(call, "the block table", recorded, |e| {
-            subfiles.discard_own(rank, &table);
+            subfiles.discard_own(rank);
             self.take_out_darray(dataset.take_id(), &name, e)
         })?;
         dataset.blocks = Some(Box::new(Recorded::held(table)));

@@ -14,6 +14,25 @@ use crate::{h5, mpi, os};
 /// production runs of code that ran with checks on before.
 pub(crate) const CHECKS_ENV: &str = "DAH5_CHECKS";
 
+/// Environment variable, FOR TESTS ONLY: `N` cuts each node's ranks into groups of N
+/// ranks (by rank on the node), each taken for a node of its own by subfiled darrays
+/// (`core::subfiles`: a subfile per node), so that one host shows what many nodes write.
+pub(crate) const TEST_RANKS_PER_NODE_ENV: &str = "DAH5_TEST_RANKS_PER_NODE";
+
+/// [`TEST_RANKS_PER_NODE_ENV`]: `None` when unset.
+pub(crate) fn test_ranks_per_node() -> Result<Option<u32>> {
+    let Some(text) = os::setting(TEST_RANKS_PER_NODE_ENV)? else {
+        return Ok(None);
+    };
+    match text.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(crate::error::Error::invalid(format!(
+            "{TEST_RANKS_PER_NODE_ENV}={text:?} is not a positive number of ranks (a test's \
+             node size); unset it outside tests"
+        ))),
+    }
+}
+
 /// Fail, naming the variable and what it takes, if one of dah5's variables holds a value
 /// dah5 cannot read. Local.
 pub fn check() -> Result<()> {
@@ -23,5 +42,6 @@ pub fn check() -> Result<()> {
     mpi::timeout::timeout_setting()?;
     mpi::info::file_sync_setting()?;
     max_piece_bytes()?;
+    test_ranks_per_node()?;
     Ok(())
 }

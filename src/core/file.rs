@@ -618,9 +618,13 @@ impl Collective for Flush {
     }
 
     fn act(self, file: &mut File, agreed: Agreed) -> Result<()> {
-        h5::file::flush(&file.id)
-            .map_err(|e| disk_space::classify(e, &file.shared.path))
-            .and_then(|()| file.shared.subfiles.sync())
+        let flushed =
+            h5::file::flush(&file.id).map_err(|e| disk_space::classify(e, &file.shared.path));
+        // The subfiles also where the main file's flush failed: a node's subfile is flushed
+        // by all the node's ranks together.
+        let synced = file.shared.subfiles.sync();
+        flushed
+            .and(synced)
             .inspect_err(|e| file.shared.record_failure(e))?;
         match agreed.max {
             0 => Ok(()),

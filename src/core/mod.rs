@@ -21,6 +21,7 @@ pub mod file;
 pub mod group;
 pub mod layout;
 pub mod names;
+pub mod node_subfile;
 pub mod overlap;
 pub mod process;
 #[cfg(test)]

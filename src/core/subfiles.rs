@@ -1,20 +1,29 @@
-//! Subfiled darrays (`DAH5_DARRAY_SUBFILED`): each rank's block in an HDF5 file of its own,
-//! written by that rank alone (no lock shared with another rank), and in the main file a
-//! virtual dataset (VDS, HDF5 1.10) that maps every block to its subfile, with the block
-//! table. Every HDF5 reader reads the VDS as one array, opening the subfiles relative to
-//! the main file's directory. dah5 reads the subfiles itself, each reader opening only those
-//! its block touches: parallel HDF5 does not read virtual datasets ("parallel reads not
-//! supported on virtual datasets", 1.10 to 1.14).
+//! Subfiled darrays (`DAH5_DARRAY_SUBFILED`): the blocks of the ranks of each node in an
+//! HDF5 file of that node's own, written by those ranks only (no lock shared with another
+//! node; `core::node_subfile`), and in the main file a virtual dataset (VDS, HDF5 1.10) that
+//! maps every block to its dataset in its node's subfile, with the block table. Every HDF5
+//! reader reads the VDS as one array, opening the subfiles relative to the main file's
+//! directory. dah5 reads the subfiles itself, each reader opening only those its block
+//! touches: parallel HDF5 does not read virtual datasets ("parallel reads not supported on
+//! virtual datasets", 1.10 to 1.14).
 //!
-//! On disk, for the darray `/grp/temp` of `out.h5`:
+//! On disk, for the darray `/grp/temp` of `out.h5` written by 4 ranks on 2 nodes:
 //!
-//! | file                      | holds                                                   |
-//! |---------------------------|---------------------------------------------------------|
-//! | `out.h5`                  | the VDS `/grp/temp`, its block table, and the attributes |
-//! |                           | `dah5_subfiles` = `"out.h5.d/grp~temp"`, `dah5_subfiles_id` |
-//! | `out.h5.d/grp~temp.0.h5`  | rank 0's block as the dataset `/block`, with the same    |
-//! |                           | `dah5_subfiles_id`                                      |
-//! | `out.h5.d/grp~temp.1.h5`  | rank 1's block, ...; an empty block has no file          |
+//! | file                          | holds                                                 |
+//! |-------------------------------|-------------------------------------------------------|
+//! | `out.h5`                      | the VDS `/grp/temp`, its block table, and the attributes |
+//! |                               | `dah5_subfiles` = `"out.h5.d/grp~temp"`, `dah5_subfiles_id`, |
+//! |                               | `dah5_subfile_nodes` = 2 (the number of node subfiles) |
+//! | `out.h5.d/grp~temp.node0.h5`  | the blocks of the ranks of node 0 (the node of rank 0) |
+//! |                               | as the datasets `/block0`, `/block1`, each with the same |
+//! |                               | `dah5_subfiles_id`                                    |
+//! | `out.h5.d/grp~temp.node1.h5`  | `/block2`, `/block3`; nodes are numbered by their lowest |
+//! |                               | rank; an empty block has no dataset, a node of empty  |
+//! |                               | blocks no file                                        |
+//!
+//! Which block is in which subfile, dah5 reads from the VDS's own mappings. A darray of a
+//! dah5 before subfiles per node (no `dah5_subfile_nodes`) has a file per rank,
+//! `out.h5.d/grp~temp.<rank>.h5` with the dataset `/block`, and reads as before.
 //!
 //! `dah5_complete` is 1 only once every subfile was written and closed: at the end of
 //! `dah5_darray_write`, or at the dataset's close after `dah5_darray_create`. dah5 refuses
@@ -29,30 +38,34 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::core::attr::{AttrValue, write_value};
+use crate::core::attr::{AttrValue, write_u64, write_value};
 use crate::core::block_table::{BlockTable, read_scalar};
 use crate::core::collective;
 use crate::core::file::FileShared;
-use crate::core::layout::Layout;
 use crate::core::names::absolute;
+use crate::core::node_subfile::{NodeBlocks, NodeSubfile, dataset_name};
 use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file_name;
 use crate::h5;
 use crate::h5::attr::Place;
 use crate::h5::id::Id;
+use crate::mpi::comm::Node;
 
-/// The darray's attribute naming its subfiles: block i is `<value>.<i>.h5`, relative to
-/// the main file's directory.
+/// The darray's attribute naming its subfiles: node k's is `<value>.node<k>.h5` (a file
+/// per rank before: block i's was `<value>.<i>.h5`), relative to the main file's directory.
 pub(crate) const PREFIX_ATTR: &str = "dah5_subfiles";
 
-/// The id of the write that made a darray's subfiles, on the darray and on each block.
-pub(crate) const ID_ATTR: &str = "dah5_subfiles_id";
+pub(crate) use crate::core::node_subfile::ID_ATTR;
 
-/// The dataset holding the block in each subfile.
-const SOURCE: &str = "block";
+/// The darray's attribute giving the number of node subfiles: its presence says the
+/// subfiles are a node's each (absent: a file per rank, by a dah5 before).
+pub(crate) const NODES_ATTR: &str = "dah5_subfile_nodes";
 
-/// A subfiled darray's subfiles, and this rank's own while the darray is written.
+/// The dataset holding the block in each subfile of a file per rank.
+const RANK_SOURCE: &str = "block";
+
+/// A subfiled darray's subfiles, and this rank's node's while the darray is written.
 #[derive(Debug)]
 pub struct Subfiles {
     /// The main file's directory, which `prefix` is relative to.
@@ -60,13 +73,15 @@ pub struct Subfiles {
     prefix: String,
     /// The id of the write that made them (none: written by a dah5 without ids).
     id: Option<u64>,
+    /// The node of each block (one subfile per node); None: one subfile per block.
+    nodes: Option<Vec<u32>>,
     /// From `dah5_darray_create` until the dataset's close: this rank's subfile.
     writing: Option<Writing>,
 }
 
 /// What `dah5 info` finds of a darray's subfiles.
 pub struct Survey {
-    /// How many blocks have a subfile (the empty ones have none).
+    /// How many subfiles there are (an empty block is in none).
     pub files: usize,
     /// The blocks whose subfile is not there (HDF5's readers show fill values instead).
     pub missing: Vec<usize>,
@@ -76,24 +91,10 @@ pub struct Survey {
 
 #[derive(Debug)]
 struct Writing {
-    /// None for an empty block.
-    own: Option<OwnSubfile>,
+    /// None for a node whose blocks are all empty.
+    node: Option<NodeSubfile>,
     /// A write to the subfile failed: the close then does not mark the darray complete.
     failed: Cell<bool>,
-}
-
-/// This rank's subfile, open for writing.
-#[derive(Debug)]
-struct OwnSubfile {
-    // Dropped in this order: the dataset before its file.
-    block: Id,
-    file: Id,
-    /// The block's place in the darray (storage order).
-    offset: Vec<u64>,
-    count: Vec<u64>,
-    path: PathBuf,
-    /// The main file, whose flush puts this subfile on storage too.
-    main: Arc<FileShared>,
 }
 
 /// A read of a subfiled darray: the region (storage order) and how its elements come to
@@ -132,21 +133,44 @@ impl Subfiles {
     }
 
     /// The subfiles of a new darray `name` in the main file `main`, of the write `id`:
-    /// `<main>.d/<stem>`.
-    pub(crate) fn new(main: &str, name: &str, id: u64) -> Subfiles {
+    /// `<main>.d/<stem>`, block i on node `nodes[i]`.
+    pub(crate) fn new(main: &str, name: &str, id: u64, nodes: Vec<u32>) -> Subfiles {
         let file_name = Path::new(file_name::os_path(main)).file_name();
         let file_name = file_name.unwrap_or_default().to_string_lossy();
         Subfiles {
             base: file_name::directory_of(main).to_path_buf(),
             prefix: format!("{file_name}.d/{}", stem(name)),
             id: Some(id),
+            nodes: Some(nodes),
             writing: None,
         }
     }
 
     /// Block `block`'s subfile, relative to the main file's directory (as the VDS names it).
     fn relative(&self, block: usize) -> String {
-        format!("{}.{block}.h5", self.prefix)
+        match &self.nodes {
+            Some(nodes) => {
+                let node = nodes.get(block).copied().unwrap_or(u32::MAX);
+                format!("{}.node{node}.h5", self.prefix)
+            }
+            None => format!("{}.{block}.h5", self.prefix),
+        }
+    }
+
+    /// Block `block`'s dataset in its subfile.
+    fn source(&self, block: usize) -> String {
+        match self.nodes {
+            Some(_) => dataset_name(block),
+            None => RANK_SOURCE.to_string(),
+        }
+    }
+
+    /// The subfiles' names, relative to the main file's directory (`dah5 info`).
+    pub fn pattern(&self) -> String {
+        match self.nodes {
+            Some(_) => format!("{}.nodeNODE.h5 (one a node)", self.prefix),
+            None => format!("{}.RANK.h5 (one a rank)", self.prefix),
+        }
     }
 
     /// Block `block`'s subfile as this process opens it.
@@ -165,17 +189,23 @@ impl Subfiles {
                 format!("its {PREFIX_ATTR} attribute is not UTF-8"),
             )
         })?;
+        let place = Place {
+            file: dataset,
+            object: ".",
+            name: NODES_ATTR,
+        };
+        let nodes = if h5::attr::exists(&place, false)? {
+            Some(nodes_of_blocks(dataset, &prefix)?)
+        } else {
+            None
+        };
         Ok(Some(Subfiles {
             base: file_name::directory_of(main).to_path_buf(),
             prefix,
             id: read_id(dataset)?,
+            nodes,
             writing: None,
         }))
-    }
-
-    /// The relative prefix, as recorded (`dah5 info` shows it).
-    pub fn prefix(&self) -> &str {
-        &self.prefix
     }
 
     /// Whether the subfiles are tied to the write that made them (`ID_ATTR`).
@@ -188,6 +218,8 @@ impl Subfiles {
         let blocks: Vec<usize> = (0..table.counts.len())
             .filter(|&b| !is_empty(&table.counts[b]))
             .collect();
+        let files: std::collections::BTreeSet<String> =
+            blocks.iter().map(|&b| self.relative(b)).collect();
         let (present, missing): (Vec<usize>, Vec<usize>) =
             blocks.iter().partition(|&&b| self.path(b).is_file());
         let fapl = h5::plist::serial_file_access(true)?;
@@ -199,17 +231,17 @@ impl Subfiles {
             })
             .collect();
         Ok(Survey {
-            files: blocks.len(),
+            files: files.len(),
             missing,
             foreign,
         })
     }
 
-    /// Block `block`'s subfile opened for reading with `fapl`: its `/block` dataset, then
+    /// Block `block`'s subfile opened for reading with `fapl`: the block's dataset, then
     /// the file, refused (`FILE_CHANGED`) when it is of another write of the darray.
     fn open_block(&self, block: usize, fapl: &Id) -> Result<(Id, Id)> {
         let file = h5::file::open(&self.path(block).to_string_lossy(), false, fapl)?;
-        let source = h5::dataset::open(&file, SOURCE)?;
+        let source = h5::dataset::open(&file, &self.source(block))?;
         let Some(id) = self.id else {
             return Ok((source, file));
         };
@@ -244,19 +276,36 @@ fn read_id(object: &Id) -> Result<Option<u64>> {
     read_scalar(object, ID_ATTR).map(Some)
 }
 
-/// Record the write id `id` on `object` (a darray, or a subfile's block).
-fn write_id(object: &Id, id: u64, scalar: &Id) -> Result<()> {
-    let place = Place {
-        file: object,
-        object: ".",
-        name: ID_ATTR,
-    };
-    let value = AttrValue::Numbers {
-        dtype: Dtype::Uint64,
-        shape: vec![],
-        data: &id.to_ne_bytes(),
-    };
-    write_value(&place, &value, scalar)
+/// The node of each block, from the mappings of the virtual dataset `dataset` whose
+/// subfiles are `<prefix>.node<k>.h5` (blocks with no mapping, the empty ones, get none).
+fn nodes_of_blocks(dataset: &Id, prefix: &str) -> Result<Vec<u32>> {
+    let sources = h5::plist::virtual_sources(&h5::dataset::create_plist(dataset)?)?;
+    let mut nodes = Vec::new();
+    for (file, source) in &sources {
+        let block = source
+            .strip_prefix("block")
+            .and_then(|b| b.parse::<usize>().ok());
+        let node = (file.strip_prefix(prefix)).and_then(|f| {
+            f.strip_prefix(".node")?
+                .strip_suffix(".h5")?
+                .parse::<u32>()
+                .ok()
+        });
+        let (Some(block), Some(node)) = (block, node) else {
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                format!(
+                    "its virtual dataset maps {file:?} {source:?}, not a block of a node's \
+                     subfile {prefix}.node<k>.h5 as its {NODES_ATTR} attribute says"
+                ),
+            ));
+        };
+        if nodes.len() <= block {
+            nodes.resize(block + 1, u32::MAX);
+        }
+        nodes[block] = node;
+    }
+    Ok(nodes)
 }
 
 /// Why a subfile could not be used, with its path.
@@ -264,163 +313,118 @@ fn about(path: &Path, e: Error) -> Error {
     e.context(format_args!("subfile {}", path.display()))
 }
 
-impl OwnSubfile {
-    /// Create the subfile at `path` (and its directory) holding an empty block of `count`,
-    /// for the darray of the main file `main`, of the write `id` (if it has one).
-    fn create(
-        path: &Path,
-        dtype: Dtype,
-        offset: &[u64],
-        count: &[u64],
-        main: &Arc<FileShared>,
-        id: Option<u64>,
-    ) -> Result<OwnSubfile> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::io(&e, format_args!("creating {}", dir.display())))?;
-        }
-        let text = path.to_string_lossy();
-        let fapl = h5::plist::serial_file_access(main.file_locking)?;
-        let file = h5::file::create(&text, true, &fapl)?;
-        main.subfiles.opened(path, file.raw());
-        // From here on, dropping `own` closes the subfile and tells the main file.
-        let mut own = OwnSubfile {
-            block: Id::borrowed(-1),
-            file,
-            offset: offset.to_vec(),
-            count: count.to_vec(),
-            path: path.to_path_buf(),
-            main: main.clone(),
-        };
-        own.block = h5::dataset::create(
-            &own.file,
-            SOURCE,
-            &h5::types::native(dtype)?,
-            &h5::space::simple(count)?,
-            &Id::borrowed(h5::plist::DEFAULT),
-            &h5::plist::dataset_create(&Layout::contiguous(), false)?,
-        )?;
-        if let Some(id) = id {
-            write_id(&own.block, id, &h5::space::scalar()?)?;
-        }
-        // Reserved as a shared-file dataset is (`core::disk_space`): a full disk is said now, and
-        // the write into reserved blocks is faster (measured: see docs/benchmarks.md).
-        let bytes = crate::core::shape::data_bytes(count, dtype.size());
-        if crate::core::disk_space::worth_reserving(bytes)
-            && let Some(offset) = h5::dataset::storage(&own.block)?.offset
-        {
-            crate::core::disk_space::reserve(&text, SOURCE, offset, bytes)?;
-        }
-        Ok(own)
-    }
-
-    /// Write `data` (C order, storage `count`) at `offset` of the darray, inside the block.
-    fn write(&self, offset: &[u64], count: &[u64], mem_dtype: Dtype, data: &[u8]) -> Result<()> {
-        let local: Vec<u64> = offset
-            .iter()
-            .zip(&self.offset)
-            .map(|(o, b)| o - b)
-            .collect();
-        let space = h5::dataset::space(&self.block)?;
-        let transfer = h5::dataset::TransferIds {
-            dataset: &self.block,
-            mem_type: &h5::types::native(mem_dtype)?,
-            mem_space: &h5::space::simple(count)?,
-            file_space: &h5::space::select_block(&space, &local, count)?,
-            dxpl: &Id::borrowed(h5::plist::DEFAULT),
-        };
-        h5::dataset::write(&transfer, data)
-    }
-
-    fn close(mut self) -> Result<()> {
-        let block = std::mem::replace(&mut self.block, Id::borrowed(-1)).close();
-        let file = std::mem::replace(&mut self.file, Id::borrowed(-1)).close();
-        block.and(file)
-    }
-}
-
-impl Drop for OwnSubfile {
-    fn drop(&mut self) {
-        self.main.subfiles.closed(&self.path);
-    }
-}
-
 impl Subfiles {
-    /// This rank's subfile of its block (rank `rank` of `table`, storage order): written
-    /// whole and closed when `data` is given (`dah5_darray_write`), else left open for
-    /// `dah5_write_block` until the dataset's close (`dah5_darray_create`). Local.
+    /// Ready this rank for [`Subfiles::make_own`]: the subfiles' directory made. Local.
+    pub(crate) fn prepare_own(&self, rank: usize) -> Result<()> {
+        let path = self.path(rank);
+        let made = crate::core::fault::check("subfile", rank as i32).and_then(|()| {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::io(&e, format_args!("creating {}", dir.display())))
+        });
+        made.map_err(|e| about(&path, e))
+    }
+
+    /// The subfile of this rank's node (collective over `node`, the ranks of this rank's
+    /// node, after [`Subfiles::prepare_own`] worked on every rank), with this rank's block
+    /// (rank `rank` of `table`, storage order): written whole and closed when `data` is
+    /// given (`dah5_darray_write`), else left open for `dah5_write_block` until the
+    /// dataset's close (`dah5_darray_create`).
     pub(crate) fn make_own(
         &mut self,
+        node: &Node,
         main: &Arc<FileShared>,
         rank: usize,
         dtype: Dtype,
         table: &BlockTable,
         data: Option<&[u8]>,
     ) -> Result<()> {
-        let (offset, count) = (&table.offsets[rank], &table.counts[rank]);
-        let own = if is_empty(count) {
-            None
-        } else {
-            let path = self.path(rank);
-            let own = crate::core::fault::check("subfile", rank as i32)
-                .and_then(|()| OwnSubfile::create(&path, dtype, offset, count, main, self.id))
-                .map_err(|e| about(&path, e))?;
-            match data {
-                Some(data) => {
-                    let written = own.write(offset, count, dtype, data);
-                    written.and(own.close()).map_err(|e| about(&path, e))?;
-                    None
-                }
-                None => Some(own),
-            }
+        let nodes = self.nodes.as_deref().unwrap_or_default();
+        let blocks: Vec<(usize, &[u64])> = (0..table.counts.len())
+            .filter(|&b| nodes.get(b) == nodes.get(rank) && !is_empty(&table.counts[b]))
+            .map(|b| (b, table.counts[b].as_slice()))
+            .collect();
+        let own = (
+            table.offsets[rank].as_slice(),
+            table.counts[rank].as_slice(),
+        );
+        let what = NodeBlocks {
+            own: (!is_empty(own.1)).then_some((rank, own.0, own.1)),
+            blocks,
+            dtype,
+            id: self.id,
         };
-        if data.is_none() {
-            self.writing = Some(Writing {
-                own,
-                failed: Cell::new(false),
-            });
+        let path = self.path(rank);
+        let (subfile, made) = if what.blocks.is_empty() {
+            (None, Ok(()))
+        } else {
+            let (subfile, made) =
+                NodeSubfile::create(node, &path, what, main).map_err(|e| about(&path, e))?;
+            (Some(subfile), made)
+        };
+        match (data, subfile) {
+            (Some(data), Some(subfile)) => {
+                let written = made.and_then(|()| subfile.write(own.0, own.1, dtype, data));
+                // Every rank of the node closes, also one whose part failed.
+                written.and(subfile.close()).map_err(|e| about(&path, e))
+            }
+            (Some(_), None) => Ok(()),
+            (None, node) => {
+                // Kept also where this rank's part failed: the undo then closes it on every
+                // rank of the node together.
+                self.writing = Some(Writing {
+                    node,
+                    failed: Cell::new(false),
+                });
+                made.map_err(|e| about(&path, e))
+            }
         }
-        Ok(())
     }
 
-    /// Undo [`Subfiles::make_own`] after the call failed on some rank: close and remove
-    /// this rank's subfile (if it was made). Local.
-    pub(crate) fn discard_own(&mut self, rank: usize, table: &BlockTable) {
+    /// Undo [`Subfiles::make_own`] after the call failed on some rank (every rank of the
+    /// node undoes): close and remove this rank's node's subfile (if it was made).
+    pub(crate) fn discard_own(&mut self, rank: usize) {
         self.writing = None;
-        if !is_empty(&table.counts[rank]) {
-            let _ = std::fs::remove_file(self.path(rank));
-        }
+        let _ = std::fs::remove_file(self.path(rank));
     }
 
     /// The virtual layout of a darray of `dims` (storage order) with the blocks of `table`,
     /// each mapped to its subfile.
     pub(crate) fn virtual_layout(&self, dims: &[u64], table: &BlockTable) -> Result<Id> {
         let space = h5::space::simple(dims)?;
-        let names: Vec<String> = (0..table.offsets.len()).map(|i| self.relative(i)).collect();
+        let names: Vec<(String, String)> = (0..table.offsets.len())
+            .map(|i| (self.relative(i), self.source(i)))
+            .collect();
         let blocks = table.offsets.iter().zip(&table.counts).zip(&names);
         h5::plist::virtual_dataset(
             &space,
             blocks.filter(|((_, count), _)| !is_empty(count)).map(
-                |((offset, count), file_name)| h5::plist::VirtualMap {
+                |((offset, count), (file_name, source))| h5::plist::VirtualMap {
                     offset,
                     count,
                     file_name,
-                    source: SOURCE,
+                    source,
                 },
             ),
         )
     }
 
-    /// Record the subfiles on the darray `dataset` (collective: attribute writes).
-    pub(crate) fn record(&self, dataset: &Id, scalar: &Id) -> Result<()> {
+    /// Record the subfiles of the blocks of `table` on the darray `dataset` (collective:
+    /// attribute writes).
+    pub(crate) fn record(&self, dataset: &Id, table: &BlockTable, scalar: &Id) -> Result<()> {
         let place = Place {
             file: dataset,
             object: ".",
             name: PREFIX_ATTR,
         };
         write_value(&place, &AttrValue::Text(&self.prefix), scalar)?;
+        let files: std::collections::BTreeSet<String> = (0..table.counts.len())
+            .filter(|&b| !is_empty(&table.counts[b]))
+            .map(|b| self.relative(b))
+            .collect();
+        write_u64(dataset, NODES_ATTR, files.len() as u64, scalar)?;
         match self.id {
-            Some(id) => write_id(dataset, id, scalar),
+            Some(id) => write_u64(dataset, ID_ATTR, id, scalar),
             None => Ok(()),
         }
     }
@@ -450,13 +454,14 @@ impl Subfiles {
             return Ok(());
         }
         let order = main.order;
-        let inside = writing.own.as_ref().filter(|own| {
+        let own_block = writing.node.as_ref().and_then(NodeSubfile::own);
+        let inside = own_block.filter(|own| {
             (0..offset.len()).all(|d| {
                 own.offset[d] <= offset[d] && offset[d] + count[d] <= own.offset[d] + own.count[d]
             })
         });
-        let Some(own) = inside else {
-            let own = writing.own.as_ref().map_or_else(
+        let (Some(_), Some(node)) = (inside, &writing.node) else {
+            let own = own_block.map_or_else(
                 || "an empty block".to_string(),
                 |own| {
                     format!(
@@ -479,7 +484,7 @@ impl Subfiles {
             ));
         };
         let path = self.path(main.comm.rank() as usize);
-        own.write(offset, count, mem_dtype, data)
+        node.write(offset, count, mem_dtype, data)
             .map_err(|e| about(&path, e))
             .inspect_err(|e| {
                 writing.failed.set(true);
@@ -565,8 +570,8 @@ impl Subfiles {
         let failed = writing.failed.get();
         let rank = main.comm.rank();
         let closed = writing
-            .own
-            .map_or(Ok(()), OwnSubfile::close)
+            .node
+            .map_or(Ok(()), NodeSubfile::close)
             .and_then(|()| crate::core::fault::check("subfile_close", rank));
         let outcome = match (closed, failed) {
             (Err(e), _) => Err(e.context(format_args!("closing this rank's subfile"))),
@@ -619,15 +624,23 @@ mod tests {
         assert_eq!(stem("a~b"), "a+7Eb");
         assert_ne!(stem("/a/b"), stem("/a~b"));
         assert_eq!(stem("t 1%"), "t+201+25");
-        let subfiles = Subfiles::new("/scratch/run/out.h5", "grp/temp", 1);
-        assert_eq!(subfiles.relative(3), "out.h5.d/grp~temp.3.h5");
+        let subfiles = Subfiles::new("/scratch/run/out.h5", "grp/temp", 1, vec![0, 0, 1, 1]);
+        assert_eq!(subfiles.relative(3), "out.h5.d/grp~temp.node1.h5");
+        assert_eq!(subfiles.source(3), "block3");
         assert_eq!(
-            subfiles.path(3),
-            PathBuf::from("/scratch/run/out.h5.d/grp~temp.3.h5")
+            subfiles.path(2),
+            PathBuf::from("/scratch/run/out.h5.d/grp~temp.node1.h5")
         );
         assert_eq!(
-            Subfiles::new("out.h5", "x", 1).path(0),
-            PathBuf::from("./out.h5.d/x.0.h5")
+            Subfiles::new("out.h5", "x", 1, vec![0]).path(0),
+            PathBuf::from("./out.h5.d/x.node0.h5")
         );
+        // A file per rank, as a dah5 before subfiles per node wrote them.
+        let per_rank = Subfiles {
+            nodes: None,
+            ..Subfiles::new("out.h5", "x", 1, vec![])
+        };
+        assert_eq!(per_rank.relative(3), "out.h5.d/x.3.h5");
+        assert_eq!(per_rank.source(3), "block");
     }
 }

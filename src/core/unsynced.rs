@@ -9,7 +9,7 @@ use crate::h5;
 use crate::h5::id::{Id, hid_t};
 
 /// This rank's subfiles written through one main file since its last `dah5_file_flush`,
-/// which puts them on storage with the main file: HDF5's default driver never fsyncs, so
+/// which puts them on storage with the main file: HDF5 never fsyncs, so
 /// without this a subfiled darray would not be durable after a flush (open ones are flushed
 /// by HDF5 first, then each is fsynced).
 #[derive(Debug, Default)]
@@ -33,6 +33,9 @@ impl Unsynced {
     /// Flush the open subfiles and fsync every one; the closed ones are then forgotten.
     pub(crate) fn sync(&self) -> Result<()> {
         let mut entries = self.entries();
+        // Every one is flushed, also after one failed: a node's subfile is flushed by
+        // every rank of the node together (collective), in the order they were opened.
+        let mut first_error = Ok(());
         for (path, file) in entries.iter() {
             let synced = file
                 .map_or(Ok(()), |raw| h5::file::flush(&Id::borrowed(raw)))
@@ -41,9 +44,10 @@ impl Unsynced {
                         .and_then(|f| f.sync_all())
                         .map_err(|e| Error::io(&e, "fsync"))
                 });
-            synced.map_err(|e| e.context(format_args!("subfile {}", path.display())))?;
+            let synced = synced.map_err(|e| e.context(format_args!("subfile {}", path.display())));
+            first_error = first_error.and(synced);
         }
         entries.retain(|(_, file)| file.is_some());
-        Ok(())
+        first_error
     }
 }

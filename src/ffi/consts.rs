@@ -59,10 +59,12 @@ pub const DAH5_UNLIMITED: u64 = u64::MAX;
 /// of the dataset is left unwritten). Without it a gap is `DAH5_ERR_INVALID_ARGUMENT`.
 pub const DAH5_DARRAY_PARTIAL: u32 = 0x100;
 
-/// Flag of `dah5_darray_write` and `dah5_darray_create`: each rank's block goes to a file
-/// of its own (`FILE.d/NAME.RANK.h5`, written by that rank alone), and the main file holds a
-/// virtual dataset over them, read as one array by every HDF5 reader (README, "Subfiled
-/// darrays"). Contiguous and whole: no chunks, compression or `DAH5_DARRAY_PARTIAL`.
+/// Flag of `dah5_darray_write` and `dah5_darray_create`: the blocks of each node's ranks go
+/// to a file of that node's own (`FILE.d/NAME.nodeK.h5`, node K numbered by its lowest rank,
+/// each rank's block the dataset `/block<rank>`, written by the node's ranks only: one file
+/// create a node, not a rank), and the main file holds a virtual dataset over them, read as
+/// one array by every HDF5 reader (docs/subfiled.md). Contiguous and whole: no chunks,
+/// compression or `DAH5_DARRAY_PARTIAL`.
 pub const DAH5_DARRAY_SUBFILED: u32 = 0x200;
 
 /// Flag of `dah5_direct_open`: take an advisory fcntl write lock around every write (for

@@ -35,8 +35,9 @@ use crate::ffi::{self, dah5_dataset, dah5_file, from_c};
 /// @param count        this rank's block extents; a zero extent is an empty block.
 /// @param buf          the block, contiguous in the handle's order (NULL if empty).
 /// @param flags        0 (independent data transfer), `DAH5_COLLECTIVE`,
-///                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each block in a
-///                     file of its own; the handle is then for reading only). Compressed
+///                     `| DAH5_DARRAY_PARTIAL`, or `DAH5_DARRAY_SUBFILED` (each node's
+///                     blocks in a file of the node's own; the handle is then for reading
+///                     only). Compressed
 ///                     datasets, and every dataset where MPI-IO does not make writes
 ///                     visible at once (NFS), always transfer collectively.
 /// @param options      NULL, or dataset options (compression, chunks, max dims). When
@@ -81,9 +82,9 @@ pub unsafe extern "C" fn dah5_darray_write(
 /// calls (each rank inside its own block, or anywhere for a shared-file darray).
 ///
 /// **Collective** over the file's communicator; the same arguments as `dah5_darray_write`
-/// without `buf`. With `DAH5_DARRAY_SUBFILED` each rank's subfile stays open until
+/// without `buf`. With `DAH5_DARRAY_SUBFILED` each node's subfile stays open until
 /// `dah5_dataset_close` (collective), which marks the darray complete only when every rank
-/// wrote and closed its subfile without an error; otherwise every rank's close returns an
+/// wrote its block and closed its subfile without an error; otherwise every rank's close returns an
 /// error and the darray stays marked incomplete (dah5 then refuses to read it).
 ///
 /// # Safety
@@ -131,7 +132,7 @@ pub unsafe extern "C" fn dah5_darray_create(
 /// `DAH5_COLLECTIVE`).
 ///
 /// `DAH5_DARRAY_SUBFILED` is refused (`DAH5_ERR_INVALID_ARGUMENT`): a subfiled darray holds
-/// one block a rank, its subfile.
+/// one block a rank, its dataset in its node's subfile.
 ///
 /// @param nblocks  this rank's number of blocks (ranks may differ; 0: none).
 /// @param offsets  nblocks × ndims start indices, block after block, in the handle's order.

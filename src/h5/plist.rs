@@ -10,7 +10,8 @@ use hdf5_sys::h5p::H5FD_mpio_xfer_t::{H5FD_MPIO_COLLECTIVE, H5FD_MPIO_INDEPENDEN
 use hdf5_sys::h5p::{
     H5P_CLS_DATASET_ACCESS, H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS,
     H5P_CLS_LINK_ACCESS, H5P_CLS_LINK_CREATE, H5Pclose, H5Pcreate, H5Pget_chunk, H5Pget_filter2,
-    H5Pget_layout, H5Pget_mdc_config, H5Pget_nfilters, H5Pset_alignment,
+    H5Pget_layout, H5Pget_mdc_config, H5Pget_nfilters, H5Pget_virtual_count,
+    H5Pget_virtual_dsetname, H5Pget_virtual_filename, H5Pset_alignment,
     H5Pset_all_coll_metadata_ops, H5Pset_alloc_time, H5Pset_cache, H5Pset_chunk,
     H5Pset_coll_metadata_write, H5Pset_create_intermediate_group, H5Pset_deflate, H5Pset_dxpl_mpio,
     H5Pset_fapl_core, H5Pset_fapl_mpio, H5Pset_file_locking, H5Pset_fill_time, H5Pset_layout,
@@ -180,6 +181,21 @@ pub fn serial_file_access(locking: bool) -> Result<Id> {
     Ok(fapl)
 }
 
+/// File access for the ranks of one node together (a subfiled darray's node subfile): the
+/// MPI-IO driver on `node` without hints, metadata calls as HDF5 makes them by default, and
+/// the alignment of [`serial_file_access`].
+pub fn node_file_access(node: MPI_Comm, info: &Info, locking: bool) -> Result<Id> {
+    let fapl = create(H5P_CLS_FILE_ACCESS)?;
+    let p = fapl.raw();
+    let info = info.raw();
+    // SAFETY: `p` is a file access list; HDF5 dups `node` and `info`.
+    h5call!(unsafe { H5Pset_fapl_mpio(p, node, info) })?;
+    // SAFETY: `p` is a file access list.
+    h5call!(unsafe { H5Pset_alignment(p, DEFAULT_ALIGNMENT_THRESHOLD, SERIAL_ALIGNMENT) })?;
+    set_file_locking(p, locking)?;
+    Ok(fapl)
+}
+
 /// File access in memory only (HDF5's core driver, nothing written to storage), for a file
 /// whose bytes are taken with [`crate::h5::file::empty_image`].
 pub fn in_memory_file_access() -> Result<Id> {
@@ -278,6 +294,45 @@ pub fn virtual_dataset<'a>(space: &Id, maps: impl Iterator<Item = VirtualMap<'a>
         h5call!(unsafe { H5Pset_virtual(p, r, file_name.as_ptr(), source.as_ptr(), s) })?;
     }
     Ok(dcpl)
+}
+
+/// The source of each mapping of a virtual dataset's creation list, in order: (file name
+/// as given to [`virtual_dataset`], dataset name).
+pub fn virtual_sources(dcpl: &Id) -> Result<Vec<(String, String)>> {
+    let p = dcpl.raw();
+    let mut count = 0;
+    let c: *mut usize = &mut count;
+    // SAFETY: `p` is a dataset creation list; `c` a live out-parameter.
+    h5call!(unsafe { H5Pget_virtual_count(p, c) })?;
+    let null = std::ptr::null_mut();
+    let text = |mut buf: Vec<u8>| {
+        buf.pop(); // the NUL
+        String::from_utf8(buf).map_err(|_| {
+            crate::error::Error::new(
+                crate::error::ErrorKind::TypeMismatch,
+                "a virtual dataset's source name is not UTF-8",
+            )
+        })
+    };
+    let mut sources = Vec::with_capacity(count);
+    for i in 0..count {
+        // SAFETY: `p` is a virtual dataset's creation list, `i` below its count; a NULL
+        // buffer asks for the length.
+        let len = h5call!(unsafe { H5Pget_virtual_filename(p, i, null, 0) })? as usize;
+        let mut file = vec![0u8; len + 1];
+        let (f, n) = (file.as_mut_ptr().cast(), file.len());
+        // SAFETY: as above; `f` has room for `n` bytes, NUL included.
+        h5call!(unsafe { H5Pget_virtual_filename(p, i, f, n) })?;
+        // SAFETY: as above.
+        let len = h5call!(unsafe { H5Pget_virtual_dsetname(p, i, null, 0) })? as usize;
+        let mut dataset = vec![0u8; len + 1];
+        let (d, n) = (dataset.as_mut_ptr().cast(), dataset.len());
+        // SAFETY: as above; `d` has room for `n` bytes, NUL included.
+        h5call!(unsafe { H5Pget_virtual_dsetname(p, i, d, n) })?;
+        // The file name was written as a printf-like pattern ('%' as "%%").
+        sources.push((text(file)?.replace("%%", "%"), text(dataset)?));
+    }
+    Ok(sources)
 }
 
 /// Whether a dataset creation list has filters (compression, shuffle, checksums).

@@ -189,27 +189,49 @@ impl Comm {
 
     /// Whether every rank is on this node (collective).
     fn on_one_node(&self) -> Result<bool> {
-        use mpi_sys::{MPI_Comm_free, MPI_Comm_size, MPI_Comm_split_type, RSMPI_COMM_NULL};
+        let node = self.split_shared()?;
+        // The same answer on every rank: the node's ranks are all of them, or not for anyone.
+        Ok(node.size == self.size())
+    }
+
+    /// The ranks of this communicator that share this node's memory
+    /// (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), in rank order (collective).
+    fn split_shared(&self) -> Result<Node> {
+        use mpi_sys::MPI_Comm_split_type;
         // SAFETY: a placeholder MPI overwrites.
-        let mut node = unsafe { RSMPI_COMM_NULL };
-        // SAFETY: the communicator is valid; `node` receives the ranks of this node.
+        let mut raw = unsafe { RSMPI_COMM_NULL };
+        // SAFETY: the communicator is valid; `raw` receives the ranks of this node, ordered
+        // by their rank here (the key).
         check("MPI_Comm_split_type", unsafe {
             MPI_Comm_split_type(
                 self.raw(),
                 mpi_sys::RSMPI_COMM_TYPE_SHARED,
-                0,
+                self.rank,
                 mpi_sys::RSMPI_INFO_NULL,
-                &mut node,
+                &mut raw,
             )
         })?;
-        let mut size = 0;
-        // SAFETY: `node` is the communicator just made; freed once.
-        let sized = check("MPI_Comm_size", unsafe { MPI_Comm_size(node, &mut size) });
-        // SAFETY: as above.
-        unsafe { MPI_Comm_free(&mut node) };
-        sized?;
-        // The same answer on every rank: the node's ranks are all of them, or not for anyone.
-        Ok(size == self.size())
+        Node::of(raw)
+    }
+
+    /// This rank's node: the ranks of this communicator on it, in rank order, cut into
+    /// groups of `ranks_per_node` where given (tests make many nodes of one that way),
+    /// and the lowest rank of the node in this communicator (collective).
+    pub fn node(&self, ranks_per_node: Option<u32>) -> Result<(Node, u64)> {
+        use mpi_sys::{MPI_Comm_split, RSMPI_MIN};
+        let mut node = self.split_shared()?;
+        if let Some(per_node) = ranks_per_node {
+            let mut raw = node.raw;
+            // SAFETY: `node` is valid; `raw` receives the ranks of this rank's group (its
+            // color), ordered by their rank on the node (the key).
+            check("MPI_Comm_split", unsafe {
+                MPI_Comm_split(node.raw, node.rank / per_node as i32, node.rank, &mut raw)
+            })?;
+            node = Node::of(raw)?;
+        }
+        // SAFETY: reading an MPI predefined handle.
+        let lowest = reduce(node.raw, self.rank as u64, unsafe { RSMPI_MIN })?;
+        Ok((node, lowest))
     }
 
     pub fn board(&self) -> Option<&Board> {
@@ -390,19 +412,8 @@ impl Comm {
 
     /// The maximum of `value` over the ranks (a blocking `MPI_Allreduce`).
     pub fn max(&self, value: u64) -> Result<u64> {
-        let mut max = 0u64;
-        // SAFETY: one u64 each way, matching MPI_UINT64_T; `self.raw` is valid.
-        check("MPI_Allreduce", unsafe {
-            MPI_Allreduce(
-                (&raw const value).cast(),
-                (&raw mut max).cast(),
-                1,
-                RSMPI_UINT64_T,
-                RSMPI_MAX,
-                self.raw,
-            )
-        })?;
-        Ok(max)
+        // SAFETY: reading an MPI predefined handle.
+        reduce(self.raw, value, unsafe { RSMPI_MAX })
     }
 }
 
@@ -447,4 +458,63 @@ impl Drop for Comm {
             unsafe { MPI_Comm_free(&mut self.raw) };
         }
     }
+}
+
+/// The ranks of a communicator on one node ([`Comm::node`]), a communicator of their own
+/// whose errors are returned; freed when dropped.
+#[derive(Debug)]
+pub struct Node {
+    raw: MPI_Comm,
+    rank: i32,
+    size: i32,
+}
+
+impl Node {
+    fn of(mut raw: MPI_Comm) -> Result<Node> {
+        let (mut rank, mut size) = (0, 0);
+        // SAFETY: `raw` is the communicator just made; the out-pointers are live locals.
+        let made = check("MPI_Comm_set_errhandler", unsafe {
+            MPI_Comm_set_errhandler(raw, RSMPI_ERRORS_RETURN)
+        })
+        // SAFETY: as above.
+        .and_then(|()| check("MPI_Comm_rank", unsafe { MPI_Comm_rank(raw, &mut rank) }))
+        // SAFETY: as above.
+        .and_then(|()| check("MPI_Comm_size", unsafe { MPI_Comm_size(raw, &mut size) }));
+        if let Err(e) = made {
+            // SAFETY: `raw` is ours, freed once.
+            unsafe { MPI_Comm_free(&mut raw) };
+            return Err(e);
+        }
+        Ok(Node { raw, rank, size })
+    }
+
+    pub fn raw(&self) -> MPI_Comm {
+        self.raw
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if is_active() {
+            // SAFETY: `self.raw` is our own communicator, freed exactly once.
+            unsafe { MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}
+
+/// `value` reduced with `op` over the ranks of `comm` (a blocking `MPI_Allreduce`).
+fn reduce(comm: MPI_Comm, value: u64, op: mpi_sys::MPI_Op) -> Result<u64> {
+    let mut reduced = 0u64;
+    // SAFETY: one u64 each way, matching MPI_UINT64_T; `comm` is valid.
+    check("MPI_Allreduce", unsafe {
+        MPI_Allreduce(
+            (&raw const value).cast(),
+            (&raw mut reduced).cast(),
+            1,
+            RSMPI_UINT64_T,
+            op,
+            comm,
+        )
+    })?;
+    Ok(reduced)
 }

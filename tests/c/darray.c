@@ -159,7 +159,7 @@ static int write_mode(int argc, char **argv, const char *how)
     uint32_t nblocks = 0;
     check(dah5_darray_blocks(ds, 0, &nblocks, NULL, NULL), "darray_blocks");
     expect(nblocks == (uint32_t)size_g, "one block per rank in the table");
-    if (strcmp(how, "write") != 0) /* subfiled: the flush fsyncs this rank's subfile too */
+    if (strcmp(how, "write") != 0) /* subfiled: the flush fsyncs the node's subfile too */
         check(dah5_file_flush(file), "flush");
     if (strcmp(how, "create-subfiled") == 0 && getenv("DAH5_TEST_FAULT")) {
         /* A rank whose subfile failed (on purpose): every rank's close says so. */

@@ -198,6 +198,7 @@ static const struct bad_setting BAD_SETTINGS[] = {
     {"DAH5_ERROR_STACK", "sometimes", "on or off"},
     {"DAH5_MAX_PIECE_BYTES", "lots", "positive number of bytes"},
     {"HDF5_DO_MPI_FILE_SYNC", "yes", "TRUE, 1, FALSE or 0"},
+    {"DAH5_TEST_RANKS_PER_NODE", "0", "positive number of ranks"},
 };
 
 static void env(dah5_file **file, const char *path)

@@ -1,4 +1,4 @@
-"""Read a subfiled darray (a virtual dataset over one file per block) with readers no one
+"""Read a subfiled darray (a virtual dataset over one file per node) with readers no one
 here wrote, and compare each with the pattern of tests/c/pattern.h:
 
     check_subfiled.py PATH DATASET DTYPE D0 [D1 ...]
@@ -35,6 +35,8 @@ with h5py.File(path, "r") as f:
     assert d.is_virtual, f"{name} is not a virtual dataset"
     assert d.attrs["dah5_complete"] == 1, dict(d.attrs)
     files = {s.file_name for s in d.virtual_sources()}
+    # A subfile per node: the darray says how many (dah5_subfile_nodes).
+    assert d.attrs["dah5_subfile_nodes"] == len(files), (dict(d.attrs), files)
     print(f"h5py: {name} maps {len(files)} subfiles ({sorted(files)[0]} ...)")
     same("h5py", d[...])
     middle = tuple(slice(n // 4, n - n // 4) for n in shape)

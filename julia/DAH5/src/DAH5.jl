@@ -564,7 +564,7 @@ Every rank passes its part `A` of the array of size `dims`, at `block` (1-based 
 `localindices`): the library checks the blocks (in bounds, disjoint, covering the array
 unless `partial`), creates the dataset, records the decomposition in it and writes every
 part. **Collective**. `options` as for `create_dataset` (compressed: one chunk per block).
-`subfiled = true`: each rank's part goes to a file of its own (`path.d/`), which every HDF5
+`subfiled = true`: each node's parts go to a file of the node's own (`path.d/`), which every HDF5
 reader reads as one array through a virtual dataset (docs/subfiled.md).
 """
 function darray_write(file::File, name::AbstractString, A::AbstractArray{T}, block::Block,
@@ -857,7 +857,7 @@ for plain `addprocs` workers (no MPI): the master creates the dataset, each work
 `pwrite`s its part. With `mpi = true` (and `using MPI`), through MPI for workers that are
 MPI ranks (MPIClusterManagers): `comm` is the Fortran handle of the communicator on the
 workers, `nothing` for `MPI.COMM_WORLD`; `subfiled = true` (with `mpi = true`) writes each
-worker's part to a file of its own, read as one array through a virtual dataset
+node's parts to a file of the node's own, read as one array through a virtual dataset
 (docs/subfiled.md). Needs `using DistributedArrays`.
 """
 function write_darray end

@@ -25,7 +25,7 @@ const DAH5_UNLIMITED = typemax(UInt64)
 
 # dah5_darray_write flag; file option flag.
 const DAH5_DARRAY_PARTIAL = UInt32(256)
-# dah5_darray_write and dah5_darray_create flag: each block in a file of its own.
+# dah5_darray_write and dah5_darray_create flag: each node's blocks in a file of its own.
 const DAH5_DARRAY_SUBFILED = UInt32(512)
 const DAH5_ATOMIC = UInt32(1)
 const DAH5_NO_CHECKS = UInt32(128)
