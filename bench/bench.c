@@ -116,7 +116,7 @@ static void dah5_subfiled(struct run *r)
     check(dah5_file_create_comm(MPI_COMM_WORLD, path("dah5_subfiled.h5"), DAH5_TRUNC, &f), "create");
     uint32_t flags = DAH5_DARRAY_SUBFILED;
     check(dah5_darray_write(f, "x", DAH5_FLOAT64, 1, dims, off, cnt, r->buf, flags, NULL, &d), "subfiled");
-    if (is(r, "fsync")) /* the subfiles were closed by the write; the main file's metadata */
+    if (is(r, "fsync")) /* the main file, and the subfiles the write closed (core::unsynced) */
         check(dah5_file_flush(f), "flush");
     check(dah5_file_close(&f), "close");
 }
