@@ -9,6 +9,10 @@
 #   scripts/gluster-hosts.sh run I CMD...    runs CMD on host I (1..N), the volume at $VOL
 #   scripts/gluster-hosts.sh agent ADDR CMD...   the same by address: an rsh agent for
 #                                            Open MPI (--mca plm_rsh_agent "THIS agent")
+#   scripts/gluster-hosts.sh mpiexec N ARGS...   Open MPI's mpiexec on host 1, N ranks placed
+#                                            round-robin on the hosts (rank r on host
+#                                            1 + r % hosts), TCP between them; ARGS: more
+#                                            mpiexec options, then the program
 #   scripts/gluster-hosts.sh gluster I ARGS...   the gluster CLI of host I's glusterd
 #   scripts/gluster-hosts.sh status
 #
@@ -301,6 +305,18 @@ agent) # Open MPI's rsh agent: agent [rsh options] ADDR CMD... (CMD is one shell
     shift
     [[ $addr =~ ^$net\.([0-9]+)$ ]] || [[ $addr =~ ^$prefix([0-9]+)$ ]] || die "agent: unknown host $addr"
     in_host "${BASH_REMATCH[1]}" /bin/sh -c "$*"
+    ;;
+mpiexec)
+    [[ $# -ge 2 ]] || die "mpiexec N ARGS..."
+    ranks=$1
+    shift
+    (($(nhosts))) || die "the hosts are not up"
+    for ((i = 1; i <= $(nhosts); i++)); do echo "$net.$i slots=2"; done >"$state/hostfile"
+    # (OMPI_MCA_btl: scripts/deps.sh turns TCP off for one host; here it is the transport.)
+    in_host 1 env -u OMPI_MCA_btl mpiexec.openmpi -n "$ranks" --map-by node \
+        --hostfile "$state/hostfile" --mca plm_rsh_agent "$self agent" \
+        --mca btl tcp,vader,self --mca btl_tcp_if_include "$net.0/24" \
+        --mca oob_tcp_if_include "$net.0/24" "$@"
     ;;
 gluster) gcli "$@" ;;
 *)

@@ -33,7 +33,6 @@ fi
 hosts=$PWD/scripts/gluster-hosts.sh
 export DAH5_GLUSTER_STATE=${DAH5_GLUSTER_STATE:-/var/tmp/dah5-gluster}
 vol=$DAH5_GLUSTER_STATE/vol # the volume, on every host
-net=198.18.1                # gluster-hosts.sh's addresses
 work=$(mktemp -d /tmp/dah5-multihost.XXXXXX)
 chmod 755 "$work"
 cleanup() {
@@ -57,17 +56,10 @@ shift
 exec "\$@"
 EOF
 chmod 755 "$work/on_host"
-printf '%s.1 slots=2\n%s.2 slots=2\n' "$net" "$net" >"$work/hostfile"
-
-unset OMPI_MCA_btl # dah5_mpi_env turns TCP off for one host; here it is the transport
 launch() { # launch NRANKS PHASE PROGRAM ARGS...: on host 1, ranks round-robin on the hosts
     local ranks=$1 phase=$2
     shift 2
-    timeout -k 10 120 "$hosts" run 1 mpiexec.openmpi -n "$ranks" --map-by node \
-        --hostfile "$work/hostfile" --mca plm_rsh_agent "$hosts agent" \
-        --mca btl tcp,vader,self --mca btl_tcp_if_include "$net.0/24" \
-        --mca oob_tcp_if_include "$net.0/24" \
-        "$work/on_host" "$phase" "$@"
+    timeout -k 10 120 "$hosts" mpiexec "$ranks" "$work/on_host" "$phase" "$@"
 }
 on_both_hosts() { # PHASE: its ranks ran on both hosts
     local on
