@@ -77,7 +77,7 @@ fn files_in(dir: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader_after_a_move() {
+fn a_subfiled_darray_from_4_ranks_reads_back_on_1_4_and_5_ranks_and_in_every_reader_after_a_move() {
     let dir = scratch("subfiled_round_trip");
     write_both(&dir);
     let subfiles = files_in(&dir.join("a.h5.d"));
@@ -98,7 +98,8 @@ fn a_subfiled_darray_from_4_ranks_reads_back_on_1_to_5_ranks_and_in_every_reader
         .expect("move a subfile");
     }
     for (name, dtype, order) in [("u", "float64", "c"), ("grp/v", "int32", "f")] {
-        for readers in 1..=5 {
+        // One reader, as many as wrote, and more (parts that cut across the blocks).
+        for readers in [1, 4, 5] {
             for mode in ["read-table", "read-partition"] {
                 let out = run(readers, &[mode, "moved/a.h5", name, dtype, order], &dir);
                 assert!(
