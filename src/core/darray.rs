@@ -419,7 +419,14 @@ impl File {
     ) -> Result<Dataset> {
         let rank = self.shared.comm.rank() as usize;
         let name = request.dataset.name.clone();
-        let per_node = crate::core::environment::test_ranks_per_node()?;
+        // Where MPI-IO says writes are not visible at once (NFS), HDF5 refuses independent
+        // writes, and a node's ranks could fill their subfile only by collective writes,
+        // one dataset after another: there each rank has a subfile of its own, which it
+        // writes collectively alone (`NodeSubfile::write`), also in `dah5_write_block`.
+        let per_node = match self.shared.writes_visible_at_once {
+            true => crate::core::environment::test_ranks_per_node()?,
+            false => Some(1),
+        };
         let (nodes, node) = nodes_of_ranks(&self.shared.comm, per_node)?;
         let mut subfiles = Subfiles::new(&self.shared.path, &name, write_id, nodes);
         let ready = subfiles.prepare_own(rank);

@@ -57,6 +57,10 @@ pub(crate) struct NodeSubfile {
     path: PathBuf,
     /// The main file, whose flush puts this subfile on storage too.
     main: Arc<FileShared>,
+    /// How this rank writes its block: independently, or, where MPI-IO says writes are
+    /// not visible at once, collectively (HDF5 refuses independent writes there; this rank
+    /// is then its node's only one: `File::create_subfiled`).
+    dxpl: Id,
 }
 
 #[derive(Debug)]
@@ -101,6 +105,7 @@ impl NodeSubfile {
             own: None,
             path: path.to_path_buf(),
             main: main.clone(),
+            dxpl: h5::plist::transfer(node.alone() && !main.writes_visible_at_once)?,
         };
         let made = subfile.make_datasets(&what);
         let made = made.and_then(|()| subfile.reserve(what.dtype));
@@ -175,7 +180,7 @@ impl NodeSubfile {
             mem_type: &h5::types::native(mem_dtype)?,
             mem_space: &h5::space::simple(count)?,
             file_space: &h5::space::select_block(&space, &local, count)?,
-            dxpl: &Id::borrowed(h5::plist::DEFAULT),
+            dxpl: &self.dxpl,
         };
         h5::dataset::write(&transfer, data)
     }

@@ -491,6 +491,11 @@ impl Node {
     pub fn raw(&self) -> MPI_Comm {
         self.raw
     }
+
+    /// Whether this rank is the node's only one.
+    pub fn alone(&self) -> bool {
+        self.size == 1
+    }
 }
 
 impl Drop for Node {
