@@ -93,8 +93,8 @@ fn overlapping_outside_and_gapped_blocks_are_refused_on_every_rank_and_nothing_i
         "subfiled-compressed",
     ] {
         let file = format!("{case}.h5");
-        // The driver asserts the status on every rank and that no dataset was created; it
-        // prints the status and the message, the same on every rank where the blocks are
+        // The driver asserts the status on every rank and that no dataset was created; rank 0
+        // prints each rank's status and message, the same on every rank where the blocks are
         // wrong (rank 0 checks them and tells the others; a refused argument is each rank's
         // own, and an agreement names the other ranks that refused it).
         let out = run(3, &["bad", &file, case], &dir);

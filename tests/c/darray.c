@@ -35,6 +35,7 @@
 #include "check.h"
 #include "dah5_mpi.h"
 #include "pattern.h"
+#include "rank_order.h"
 
 static int rank_g, size_g, failures_g;
 
@@ -313,7 +314,10 @@ static int bad_mode(char **argv)
     }
     check(dah5_file_close(&file), "close");
     free(buf);
-    printf("rank %d: %s: %s%s\n", rank_g, which, dah5_status_name(status), message);
+    /* The lines are long, and a launcher may split lines printed at once into each other. */
+    char line[1200];
+    snprintf(line, sizeof line, "rank %d: %s: %s%s\n", rank_g, which, dah5_status_name(status), message);
+    print_in_rank_order(line);
     return 0;
 }
 
