@@ -25,6 +25,7 @@
 #include "check.h"
 #include "dah5_mpi.h"
 #include "pattern.h"
+#include "rank_order.h"
 
 static int rank_g;
 
@@ -144,9 +145,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "rank %d: close did not set the handle to NULL\n", rank_g);
         bad++;
     }
-    printf("rank %d/%d %s %s: block offset[%d]=%llu count[%d]=%llu, %llu elements, %d wrong\n",
-           rank_g, size, mode, name, axis, (unsigned long long)offset[axis], axis,
-           (unsigned long long)count[axis], (unsigned long long)n, bad);
+    char line[512];
+    snprintf(line, sizeof line, "rank %d/%d %s %s: block offset[%d]=%llu count[%d]=%llu, %llu elements, %d wrong\n",
+             rank_g, size, mode, name, axis, (unsigned long long)offset[axis], axis,
+             (unsigned long long)count[axis], (unsigned long long)n, bad);
+    print_in_rank_order(line);
     free(expected);
     MPI_Finalize();
     return bad ? 1 : 0;
