@@ -13,8 +13,9 @@
  *   EMPTY  the rank with an empty block, or -1
  *   D...   dims in the ORDER's numbering
  *
- * Exits 0 when every element read equals the pattern of its global index; prints one
- * summary line per rank on stdout and nothing on stderr unless something fails.
+ * Exits 0 when every element read equals the pattern of its global index. Rank 0 prints
+ * one summary line per rank on stdout, in rank order; nothing goes to stderr unless
+ * something fails.
  */
 #include <stdio.h>
 #include <stdlib.h>
